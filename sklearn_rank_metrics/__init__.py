@@ -1,0 +1,33 @@
+"""Fast, exact ranking metrics and query-aware model selection for scikit-learn."""
+
+from ._ranking import (
+    cg_score,
+    dcg_score,
+    f1_at_k_score,
+    hit_rate_score,
+    map_score,
+    mrr_score,
+    ndcg_score,
+    precision_at_k_score,
+    r_precision_score,
+    rank_correlation_score,
+    recall_at_k_score,
+    recall_cap_score,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "cg_score",
+    "dcg_score",
+    "f1_at_k_score",
+    "hit_rate_score",
+    "map_score",
+    "mrr_score",
+    "ndcg_score",
+    "precision_at_k_score",
+    "r_precision_score",
+    "rank_correlation_score",
+    "recall_at_k_score",
+    "recall_cap_score",
+]
