@@ -1,5 +1,6 @@
 """Fast, exact ranking metrics and query-aware model selection for scikit-learn."""
 
+from ._evaluate import evaluate
 from ._ranking import (
     cg_score,
     dcg_score,
@@ -20,6 +21,7 @@ __version__ = "0.1.0"
 __all__ = [
     "cg_score",
     "dcg_score",
+    "evaluate",
     "f1_at_k_score",
     "hit_rate_score",
     "map_score",
