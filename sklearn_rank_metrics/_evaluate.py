@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._metric_values import Memo, MetricOptions
+from ._metric_values import Evaluation, compute_metrics
 from ._ranking import check_common_options, finish, rank_input
 from ._registry import resolve_metric
 from ._validation import GAINS, check_n_relevant, check_option, check_relevance_level
@@ -80,19 +80,19 @@ def evaluate(
             )
 
     rq = rank_input(y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight)
-    base_options = dict(
+    evaluation = Evaluation(
+        rq,
         gain=gain,
         relevance_level=relevance_level,
         n_relevant=check_n_relevant(n_relevant, rq.query_ids),
     )
-    memo = Memo()
-    results = {}
-    for name, metric, k in resolved:
-        options = MetricOptions(**base_options, **metric.fixed_options)
-        query_values = metric.compute(rq, k, options, memo)
-        results[name] = finish(
-            query_values, rq, no_relevant=no_relevant, average=average, metric_name=name
-        )
+    all_values = compute_metrics(
+        evaluation, [(metric.computation, k, metric.fixed_options) for _, metric, k in resolved]
+    )
+    results = {
+        name: finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=name)
+        for (name, _, _), query_values in zip(resolved, all_values)
+    }
     if average is None:
         results["qid"] = np.asarray(rq.query_ids)
     return results

@@ -20,6 +20,9 @@ def factorize_numeric(qid):
         if span <= _DENSE_RANGE_FACTOR * n + 1024:
             shifted = qid - low if low else qid
             present = np.bincount(shifted, minlength=span) > 0
+            if low == 0 and present.all():
+                # Already the codes 0 .. n_queries - 1.
+                return qid.astype(np.intp, copy=False), np.arange(span, dtype=qid.dtype)
             uniques = np.flatnonzero(present)
             code_of_value = np.cumsum(present, dtype=np.intp) - 1
             return code_of_value[shifted], (uniques + low).astype(qid.dtype, copy=False)
@@ -70,27 +73,139 @@ def sort_factorization(codes, uniques):
     return rank_of_code[codes], uniques
 
 
+def _descending_score_key(y_score):
+    """int64 keys whose ascending order is the scores' descending order.
+
+    Equal scores get equal keys (``-0.0`` and ``0.0`` included): the IEEE
+    bits of a float order like a signed int for positive values and in
+    reverse for negative ones, so flipping the magnitude bits of negatives
+    makes the map monotone; ``~`` then reverses it.
+    """
+    key = (y_score + 0.0).view(np.int64)  # + 0.0 turns -0.0 into 0.0
+    negative = key < 0
+    key[negative] ^= np.int64(0x7FFFFFFFFFFFFFFF)
+    np.invert(key, out=key)
+    return key
+
+
+def _bits_for(count):
+    """Bits needed to hold the values 0 .. count - 1."""
+    return max(1, int(count - 1).bit_length())
+
+
+def _refine_collisions(sorted_keys, order, shift, exact_key, label_key):
+    """Exactly re-sort rows whose packed keys agreed above bit ``shift``.
+
+    Packing truncates the score to its high bits, so rows whose truncated
+    keys collide may be out of order (or, for optimistic/pessimistic ties,
+    out of label order). Such runs are few for continuous scores; runs
+    whose exact scores are all equal need nothing under ``ties="average"``.
+
+    Returns ``(order, tie_free)``; ``tie_free`` is True when no two rows of
+    a run have equal scores. Equal scores always collide, so then no two
+    rows whose keys agree above ``shift`` are tied.
+    """
+    high = sorted_keys >> shift
+    collide = high[1:] == high[:-1]
+    if not collide.any():
+        return order, True
+    in_run = np.zeros(high.shape[0], dtype=bool)
+    in_run[1:] = collide
+    in_run[:-1] |= collide
+    positions = np.flatnonzero(in_run)
+    run_start = np.ones(positions.shape[0], dtype=bool)
+    run_start[1:] = ~collide[positions[1:] - 1]
+    rows = order[positions]
+    exact = exact_key[rows]
+    tie_free = None  # not known yet
+    if label_key is None:
+        starts = np.flatnonzero(run_start)
+        spread = np.maximum.reduceat(exact, starts) != np.minimum.reduceat(exact, starts)
+        if not spread.all():
+            tie_free = False  # a run of equal scores
+            if not spread.any():
+                return order, tie_free
+            keep = np.repeat(spread, np.diff(np.append(starts, positions.shape[0])))
+            positions, rows, exact, run_start = (
+                positions[keep], rows[keep], exact[keep], run_start[keep]
+            )
+    run_id = np.cumsum(run_start)
+    keys = (exact, run_id) if label_key is None else (label_key[rows], exact, run_id)
+    exactly_sorted = np.lexsort(keys)
+    order[positions] = rows[exactly_sorted]
+    if tie_free is None:
+        exact, run_id = exact[exactly_sorted], run_id[exactly_sorted]
+        tie_free = not ((exact[1:] == exact[:-1]) & (run_id[1:] == run_id[:-1])).any()
+    return order, tie_free
+
+
+# Below this many bits of score precision, a packed single sort of
+# contiguous queries would collide too often; two sorts are used instead.
+_MIN_PACKED_SCORE_BITS = 36
+
+
 def rank_order(ranking_input, ties):
     """Permutation of documents sorted by query, then by descending score.
+
+    Returns ``(order, tie_free)``: ``tie_free`` True guarantees that no two
+    documents of one query have equal scores (False means they may).
 
     Inside a group of tied scores the order is by descending label for
     ``ties="optimistic"`` and ascending label for ``"pessimistic"``; for
     ``"average"`` it is arbitrary (kernels treat tied documents as
     exchangeable, so the order inside a tie never matters there).
-    """
-    y_true, y_score = ranking_input.y_true, ranking_input.y_score
-    codes = ranking_input.query_codes
-    neg_score = -y_score
-    keys = [neg_score, codes]
-    if ties == "optimistic":
-        keys.insert(0, -y_true)
-    elif ties == "pessimistic":
-        keys.insert(0, y_true)
 
-    n_docs = ranking_input.docs_per_row
-    if n_docs is not None and ties == "average":
-        # 2-D input: every row is one query already, sort within rows.
-        by_row = np.argsort(neg_score.reshape(-1, n_docs), axis=1)
-        by_row += np.arange(0, y_score.shape[0], n_docs)[:, None]
-        return by_row.ravel()
-    return np.lexsort(keys)
+    NumPy's ``sort`` of int64 values is several times faster than
+    ``argsort`` or ``lexsort``, so row indices are packed into the low bits
+    of int64 keys whose high bits order the rows, and the permutation is read
+    back from the sorted keys; the few rows whose truncated scores collide
+    are re-sorted exactly.
+    """
+    y_score = ranking_input.y_score
+    codes = ranking_input.query_codes
+    n = y_score.shape[0]
+    exact_key = _descending_score_key(y_score)
+    label_key = None
+    if ties == "optimistic":
+        label_key = -ranking_input.y_true
+    elif ties == "pessimistic":
+        label_key = ranking_input.y_true
+
+    n_queries = ranking_input.query_ids.shape[0]
+    run_starts = np.flatnonzero(np.diff(codes, prepend=-1))
+    if run_starts.shape[0] == n_queries:
+        # Every query's rows are contiguous: one sort by (query, score),
+        # packing each row's offset inside its query.
+        sizes = np.diff(np.append(run_starts, n))
+        local_bits = _bits_for(sizes.max())
+        code_bits = _bits_for(n_queries)
+        score_bits = 63 - code_bits - local_bits
+        if score_bits >= _MIN_PACKED_SCORE_BITS:
+            first_row = np.empty(n_queries, dtype=np.int64)
+            first_row[codes[run_starts]] = run_starts
+            offset = np.arange(n, dtype=np.int64) - np.repeat(run_starts, sizes)
+            truncated = (exact_key ^ np.int64(-(2**63))).view(np.uint64) >> np.uint64(
+                64 - score_bits
+            )
+            keys = codes.astype(np.int64) << (score_bits + local_bits)
+            keys |= truncated.view(np.int64) << local_bits
+            keys |= offset
+            keys.sort()
+            order = first_row[keys >> (score_bits + local_bits)] + (keys & ((1 << local_bits) - 1))
+            return _refine_collisions(keys, order, local_bits, exact_key, label_key)
+
+    # Interleaved queries: sort by score, then stably by query. The second
+    # sort packs the score rank, so it is exact and stable by construction.
+    index_bits = _bits_for(n)
+    low_mask = np.int64((1 << index_bits) - 1)
+    keys = exact_key & ~low_mask
+    keys |= np.arange(n, dtype=np.int64)
+    keys.sort()
+    by_score = keys & low_mask
+    # Ties here are global; ties between different queries are harmless but
+    # make ``tie_free`` False, which only costs an exact check later.
+    by_score, tie_free = _refine_collisions(keys, by_score, index_bits, exact_key, label_key)
+    keys = codes[by_score].astype(np.int64) << index_bits
+    keys |= np.arange(n, dtype=np.int64)
+    keys.sort()
+    return by_score[keys & low_mask], tie_free

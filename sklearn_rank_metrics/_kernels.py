@@ -13,7 +13,7 @@ formulas reduce to the plain deterministic definitions.
 import numpy as np
 from scipy.special import gammaln
 
-from ._segments import _run_starts
+from ._segments import run_starts, segment_ranks
 
 
 def discount_cumsum(max_length):
@@ -23,139 +23,164 @@ def discount_cumsum(max_length):
     return cumulative
 
 
-def _window_weight(rq, cutoffs, discounted):
-    """Per block: the (discounted) weight of its positions inside the cutoff.
+def expected_gain_at_k(head, block_gain, *, discounted):
+    """Expected (discounted) cumulative gain of the top k, per query.
 
-    With ``discounted=False`` this is how many of its positions are inside,
-    so ``gain_sum * weight / size`` is the block's expected contribution.
-    """
-    inside = rq.block_positions_within(cutoffs)
-    if not discounted:
-        return inside.astype(np.float64)
-    cumulative = discount_cumsum(int(rq.query_sizes.max()))
-    start = rq.block_offset
-    return cumulative[start + inside] - cumulative[start]
-
-
-def expected_gain_at_k(rq, row_gain, cutoffs, *, discounted):
-    """Expected (discounted) cumulative gain of the top ``cutoffs`` documents.
-
-    ``row_gain`` is the gain of every ranked document. With binary gains and
+    ``block_gain`` is the summed gain of every head block. A block of size
+    ``m`` with ``t`` positions inside the cutoff contributes its mean gain
+    times the (discounted) weight of those positions. With binary gains and
     ``discounted=False`` this is the expected number of hits in the top k.
     """
-    block_gain = rq.per_block_sum(row_gain)
-    weight = _window_weight(rq, cutoffs, discounted)
-    if rq.has_ties:
-        weight = weight / rq.block_size
-    return rq.per_query_sum_of_blocks(block_gain * weight)
+    if not discounted:
+        weight = head.inside / head.size
+    elif isinstance(head.size, np.ndarray):
+        cumulative = discount_cumsum(int((head.offset + head.inside).max()))
+        weight = (cumulative[head.offset + head.inside] - cumulative[head.offset]) / head.size
+    else:
+        weight = 1.0 / np.log2(head.offset + 2.0)
+    return np.bincount(head.query, weights=block_gain * weight, minlength=head._rq.n_queries)
 
 
-def ideal_gain_at_k(rq, row_gain, cutoffs, *, discounted):
-    """(Discounted) cumulative gain of the best ordering of each query's list."""
-    # Sort gains descending inside each query; segment offsets are unchanged.
-    best_first = np.lexsort((-row_gain, rq.row_query))
+def ideal_gain_at_k(rq, gain_of_label, cutoffs, *, discounted):
+    """(Discounted) cumulative gain of the best ordering of each query's list.
+
+    Built from each query's label histogram, which needs no sort: the best
+    ordering puts the ``c`` documents of the highest label at positions
+    ``1..c``, the next label after them, and so on.
+    ``gain_of_label[v]`` is the gain of label value ``v`` of
+    ``rq.label_histogram_codes``.
+    """
+    codes, values = rq.label_histogram_codes
+    n_values = values.shape[0]
+    if rq.n_queries * n_values > 4 * rq.n_documents + (1 << 20):
+        return _ideal_gain_by_sorting(rq, gain_of_label[codes], cutoffs, discounted)
+    counts = np.bincount(
+        rq.query_codes * n_values + codes, minlength=rq.n_queries * n_values
+    ).reshape(rq.n_queries, n_values)[:, ::-1]
+    end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
+    start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
+    if discounted:
+        cumulative = discount_cumsum(int(end.max()))
+        end, start = cumulative[end], cumulative[start]
+    return (end - start) @ gain_of_label[::-1]
+
+
+def _ideal_gain_by_sorting(rq, row_gain, cutoffs, discounted):
+    """Fallback of :func:`ideal_gain_at_k` for many distinct labels: sort them."""
+    best_first = np.lexsort((-row_gain, rq.query_codes))
+    position = segment_ranks(rq.query_sizes) + 1
+    row_query = np.repeat(np.arange(rq.n_queries), rq.query_sizes)
     gain = row_gain[best_first]
-    position = rq.position
-    inside = position <= cutoffs[rq.row_query]
     if discounted:
         gain = gain / np.log2(position + 1.0)
-    return rq.per_query_sum(np.where(inside, gain, 0.0))
+    gain = np.where(position <= cutoffs[row_query], gain, 0.0)
+    return np.bincount(row_query, weights=gain, minlength=rq.n_queries)
 
 
 def _log_binomial(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
 
-def _first_relevant_blocks(rq, block_relevant):
-    """For every query with a relevant document: its first block holding one.
+def _first_relevant_blocks(head, block_relevant):
+    """For every query with a relevant document in its head: the first block holding one.
 
     Returns ``(blocks, queries)``. Blocks before it hold no relevant
     document, so only this block decides the first relevant rank.
     """
     candidates = np.flatnonzero(block_relevant > 0)
-    queries = rq.block_query[candidates]
+    queries = head.query[candidates]
     first = np.ones(candidates.shape[0], dtype=bool)
     first[1:] = queries[1:] != queries[:-1]
     return candidates[first], queries[first]
 
 
-def expected_reciprocal_rank(rq, block_relevant, cutoffs):
+def expected_reciprocal_rank(head, block_relevant, cutoffs):
     """Expected ``1 / rank`` of the first relevant document, 0 beyond the cutoff.
 
     In the first block with a relevant document (size ``m``, ``r`` relevant,
     after ``s`` documents), the first relevant one lands at the block's
     ``j``-th position with probability ``C(m - j, r - 1) / C(m, r)``.
     """
-    blocks, queries = _first_relevant_blocks(rq, block_relevant)
-    size = rq.block_size[blocks].astype(np.float64)
+    blocks, queries = _first_relevant_blocks(head, block_relevant)
+    offset = head.offset[blocks]
+    reciprocal_rank = np.zeros(head._rq.n_queries)
+    if not isinstance(head.size, np.ndarray):
+        reciprocal_rank[queries] = 1.0 / (offset + 1.0)
+        return reciprocal_rank
+    size = head.size[blocks].astype(np.float64)
     relevant = block_relevant[blocks]
-    offset = rq.block_offset[blocks]
     last_possible = (size - relevant + 1).astype(np.int64)
     n_terms = np.clip(np.minimum(last_possible, cutoffs[queries] - offset), 0, None)
 
     term_block = np.repeat(np.arange(blocks.shape[0]), n_terms)
-    term_start = np.repeat(np.cumsum(n_terms) - n_terms, n_terms)
-    j = np.arange(term_block.shape[0]) - term_start + 1
+    j = segment_ranks(n_terms) + 1
     m, r = size[term_block], relevant[term_block]
     probability = np.exp(_log_binomial(m - j, r - 1) - _log_binomial(m, r))
     contribution = probability / (offset[term_block] + j)
-
-    reciprocal_rank = np.zeros(rq.n_queries)
     reciprocal_rank[queries] = np.bincount(
         term_block, weights=contribution, minlength=blocks.shape[0]
     )
     return reciprocal_rank
 
 
-def hit_probability(rq, block_relevant, cutoffs):
+def hit_probability(head, block_relevant):
     """Probability that at least one relevant document is in the top k.
 
     Only the first block holding a relevant document can straddle the
     cutoff: with ``t`` of its ``m`` positions inside, it misses all ``r``
     relevant documents with probability ``C(m - r, t) / C(m, t)``.
     """
-    blocks, queries = _first_relevant_blocks(rq, block_relevant)
-    size = rq.block_size[blocks].astype(np.float64)
-    relevant = block_relevant[blocks]
-    inside = np.clip(cutoffs[queries] - rq.block_offset[blocks], 0, size)
-    can_miss = inside <= size - relevant
-    miss = np.zeros(blocks.shape[0])
-    miss[can_miss] = np.exp(
-        _log_binomial(size - relevant, inside)[can_miss] - _log_binomial(size, inside)[can_miss]
-    )
-    hit = np.zeros(rq.n_queries)
-    hit[queries] = 1.0 - miss
+    blocks, queries = _first_relevant_blocks(head, block_relevant)
+    hit = np.zeros(head._rq.n_queries)
+    hit[queries] = 1.0
+    if isinstance(head.size, np.ndarray):
+        size = head.size[blocks].astype(np.float64)
+        relevant = block_relevant[blocks]
+        inside = head.inside[blocks]
+        can_miss = inside <= size - relevant
+        miss = np.exp(
+            _log_binomial(size - relevant, inside)[can_miss] - _log_binomial(size, inside)[can_miss]
+        )
+        hit[queries[can_miss]] -= miss
     return hit
 
 
-def expected_precision_sum(rq, block_relevant, cutoffs):
-    """Expected ``sum of precision@p over relevant positions p <= k``.
+def expected_precision_sum(head, block_relevant):
+    """Expected ``sum of precision@p over relevant positions p <= k``, per query.
 
     Average precision is this divided by the number of relevant documents.
-    Writing precision@p as ``(rel(p) + sum_{q<p} rel(p) rel(q)) / p``, a
-    position ``p`` of a block (size ``m``, ``r`` relevant, ``H`` relevant
-    documents ranked before the block, ``s`` documents before it) contributes
-    ``(r/m (1 + H) + (p - s - 1) r (r - 1) / (m (m - 1))) / p``.
+    Writing precision@p as ``(rel(p) + sum_{q<p} rel(p) rel(q)) / p``, the
+    ``j``-th position of a block (size ``m``, ``r`` relevant, ``H`` relevant
+    documents ranked before the block, ``s`` documents before it, so
+    ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
-    exclusive = np.cumsum(block_relevant) - block_relevant
-    first_block = np.flatnonzero(np.diff(rq.block_query, prepend=-1))
-    relevant_before = exclusive - exclusive[first_block][rq.block_query]
+    n_queries = head._rq.n_queries
+    # Relevant documents ranked before each block: a cumulative sum that
+    # restarts at every query's first head block.
+    through = np.cumsum(block_relevant)
+    query_start = np.flatnonzero(np.diff(head.query, prepend=-1))
+    run_length = np.diff(np.append(query_start, head.query.shape[0]))
+    before_query = np.repeat(through[query_start] - block_relevant[query_start], run_length)
+    relevant_before = through - block_relevant - before_query
 
-    size = rq.block_size.astype(np.float64)
-    share = block_relevant / size
-    single = (1.0 + relevant_before) * share
+    if not isinstance(head.size, np.ndarray):
+        # Single-document blocks: precision at each relevant position.
+        contribution = block_relevant * (1.0 + relevant_before) / (head.offset + 1.0)
+        return np.bincount(head.query, weights=contribution, minlength=n_queries)
+
+    blocks = np.flatnonzero(block_relevant > 0)
+    size = head.size[blocks].astype(np.float64)
+    relevant = block_relevant[blocks]
+    share = relevant / size
+    single = share * (1.0 + relevant_before[blocks])
     with np.errstate(divide="ignore", invalid="ignore"):
-        pair = np.where(size > 1, share * (block_relevant - 1) / (size - 1), 0.0)
-
-    row_block = rq.row_block
-    position = rq.position
-    counted = (position <= cutoffs[rq.row_query]) & (block_relevant[row_block] > 0)
-    rows = np.flatnonzero(counted)
-    blocks = row_block[rows]
-    p = position[rows]
-    before_in_block = p - rq.block_offset[blocks] - 1
-    contribution = (single[blocks] + before_in_block * pair[blocks]) / p
-    return np.bincount(rq.row_query[rows], weights=contribution, minlength=rq.n_queries)
+        pair = np.where(size > 1, share * (relevant - 1) / (size - 1), 0.0)
+    inside = head.inside[blocks]
+    term_block = np.repeat(np.arange(blocks.shape[0]), inside)
+    j = segment_ranks(inside) + 1
+    position = head.offset[blocks][term_block] + j
+    contribution = (single[term_block] + (j - 1) * pair[term_block]) / position
+    return np.bincount(head.query[blocks][term_block], weights=contribution, minlength=n_queries)
 
 
 def _pairs(counts):
@@ -216,23 +241,23 @@ def pairwise_counts(rq, block_ptr):
     ``pairs - discordant - tied_score - tied_label + tied_both``.
     """
     labels = rq.labels
+    codes, label_values = rq.label_histogram_codes
+    label_rank = codes[rq.order]
     block_size = np.diff(block_ptr)
     block_id = np.repeat(np.arange(block_size.shape[0]), block_size)
     if block_size.shape[0] < labels.shape[0]:
         # Higher labels first inside a tie, so that tied pairs never count
         # as discordant; they are counted separately below.
-        labels = labels[np.lexsort((-labels, block_id))]
-    label_values, label_rank = np.unique(labels, return_inverse=True)
+        within_ties = np.lexsort((-labels, block_id))
+        labels, label_rank = labels[within_ties], label_rank[within_ties]
     n_bits = max(1, int(label_values.shape[0] - 1).bit_length())
     # A smaller label ranked before a larger one is a discordant pair.
-    smaller_before, sorted_rank = _count_smaller_before(
-        label_rank.reshape(-1), rq.query_ptr, n_bits
-    )
+    smaller_before, sorted_rank = _count_smaller_before(label_rank, rq.query_ptr, n_bits)
 
     row_query = rq.row_query
-    label_runs = _run_starts(row_query, sorted_rank)
+    label_runs = run_starts(row_query, sorted_rank)
     label_run_size = np.diff(np.append(label_runs, labels.shape[0]))
-    both_runs = _run_starts(block_id, labels)
+    both_runs = run_starts(block_id, labels)
     both_run_size = np.diff(np.append(both_runs, labels.shape[0]))
 
     def per_query(starts, counts):

@@ -1,101 +1,225 @@
-"""Per-query values of every metric, computed from ranked segments.
+"""Per-query values of every metric, from ranked segments and per-query totals.
 
-Each ``*_values`` function takes the shared :class:`RankedQueries`, the
-cutoff ``k`` and the :class:`MetricOptions`, and returns a
-:class:`QueryValues`: the per-query values, which queries have no relevant
-document (for the ``no_relevant`` convention) and, for pooled means, the
-per-query pooling weights. The public functions and
-:func:`~sklearn_rank_metrics.evaluate` share these, so one sort serves any
-number of metrics.
+A metric is split in two:
+
+- *ranked quantities*: what depends on the order of the documents - the
+  expected (discounted) gain or hits in the top k, the reciprocal rank, the
+  precision sum of AP, the hit probability, the pair counts of rank
+  correlation. Kernels compute them chunk by chunk over the ranking
+  (:meth:`Evaluation.compute`), all requested quantities in one pass per
+  chunk, sharing heads and block sums;
+- *totals* that do not: the number of relevant documents, the ideal DCG, the
+  list lengths. They are summed once over the input rows.
+
+A metric's ``finalize`` function then combines the two into a
+:class:`QueryValues`. :func:`~sklearn_rank_metrics.evaluate` and the public
+functions share all of this, so one sort serves any number of metrics.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from . import _kernels
 
 
-@dataclass(frozen=True)
-class MetricOptions:
-    gain: str = "linear"
-    relevance_level: float = 1.0
-    n_relevant: np.ndarray | None = None  # per query, -1 = use the count in the list
-    level: str = "query"
-    method: str = "rc"
-
-
 @dataclass
 class QueryValues:
+    """Per-query values, which queries have no relevant document, pooling weights."""
+
     values: np.ndarray
     no_relevant: np.ndarray | None = None
     pool_weights: np.ndarray | None = None
     undefined_reason: str | None = None
 
 
-@dataclass
-class _Relevance:
-    block_relevant: np.ndarray
-    total: np.ndarray
+# ------------------------------------------------------ ranked quantities
+# A quantity is a tuple (kind, k, parameter); its kernel maps
+# (chunk, evaluation, chunk_cache, k, parameter) to per-query values of the
+# chunk (an array, or a dict of arrays).
 
 
-@dataclass
-class Memo:
-    """Intermediate arrays shared by the metrics computed on one ranking."""
-
-    store: dict = field(default_factory=dict)
-
-    def get(self, key, compute):
-        if key not in self.store:
-            self.store[key] = compute()
-        return self.store[key]
+def _cached(cache, key, compute):
+    if key not in cache:
+        cache[key] = compute()
+    return cache[key]
 
 
-def _relevance(rq, options, memo):
-    def compute():
-        relevant_rows = (rq.labels >= options.relevance_level).astype(np.float64)
-        in_list = rq.per_query_sum(relevant_rows)
-        total = in_list
-        if options.n_relevant is not None:
-            given = options.n_relevant >= 0
-            too_few = given & (options.n_relevant < in_list)
-            if too_few.any():
-                q = int(np.flatnonzero(too_few)[0])
-                raise ValueError(
-                    f"n_relevant[{rq.query_ids[q]!r}] = {int(options.n_relevant[q])} is "
-                    f"below the {int(in_list[q])} relevant documents (label >= "
-                    f"{options.relevance_level:g}) in that query's list; n_relevant counts "
-                    "all relevant documents, listed or not."
-                )
-            total = np.where(given, options.n_relevant, in_list)
-        return _Relevance(rq.per_block_sum(relevant_rows), total)
-
-    return memo.get(("relevance", options.relevance_level, id(options.n_relevant)), compute)
+def _chunk_head(chunk, cache, k):
+    return _cached(cache, ("head", k), lambda: chunk.head(_chunk_cutoffs(chunk, k)))
 
 
-def _row_gain(rq, options, memo):
-    def compute():
-        if options.gain == "exponential":
-            return np.exp2(rq.labels) - 1.0
-        return rq.labels
-
-    return memo.get(("gain", options.gain), compute)
+def _chunk_cutoffs(chunk, k):
+    if k is None:
+        return chunk.query_sizes.astype(np.int64)
+    return np.full(chunk.n_queries, k, dtype=np.int64)
 
 
-def _no_gain(rq, memo):
-    return memo.get("no_gain", lambda: rq.per_query_sum(rq.labels > 0) == 0)
+def _chunk_block_relevant(chunk, evaluation, cache, k):
+    head = _chunk_head(chunk, cache, k)
+    return _cached(
+        cache, ("relevant", k), lambda: head.block_sum(evaluation.relevant_rows)
+    ), head
 
 
-def _expected_hits(rq, k, options, memo):
-    relevance = _relevance(rq, options, memo)
+def _gain_at_k(chunk, evaluation, cache, k, discounted):
+    head = _chunk_head(chunk, cache, k)
+    return _kernels.expected_gain_at_k(
+        head, head.block_sum(evaluation.row_gain), discounted=discounted
+    )
 
-    def compute():
-        return _kernels.expected_gain_at_k(
-            rq, relevance.block_relevant, rq.cutoffs(k), discounted=False
-        )
 
-    # Hits depend on the block sums, i.e. on relevance_level, not on n_relevant.
-    return memo.get(("hits", k, options.relevance_level), compute), relevance
+def _hits_at_k(chunk, evaluation, cache, k, _):
+    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+    return _kernels.expected_gain_at_k(head, block_relevant, discounted=False)
+
+
+def _reciprocal_rank(chunk, evaluation, cache, k, _):
+    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+    return _kernels.expected_reciprocal_rank(head, block_relevant, _chunk_cutoffs(chunk, k))
+
+
+def _hit(chunk, evaluation, cache, k, _):
+    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+    return _kernels.hit_probability(head, block_relevant)
+
+
+def _precision_sum(chunk, evaluation, cache, k, _):
+    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+    return _kernels.expected_precision_sum(head, block_relevant)
+
+
+def _hits_at_r(chunk, evaluation, cache, k, _):
+    # R-precision's cutoff is each query's number of relevant documents.
+    cutoffs = evaluation.total_relevant[chunk.start : chunk.stop].astype(np.int64)
+    head = chunk.head(cutoffs)
+    return _kernels.expected_gain_at_k(
+        head, head.block_sum(evaluation.relevant_rows), discounted=False
+    )
+
+
+def _pair_counts(chunk, evaluation, cache, k, kendall):
+    # Kendall's tau-b corrects for true score ties itself, whatever ``ties`` says.
+    block_ptr = chunk.score_tie_ptr if kendall else chunk.block_ptr
+    return _kernels.pairwise_counts(chunk, block_ptr)
+
+
+_QUANTITY_KERNELS = {
+    "gain_at_k": _gain_at_k,
+    "hits": _hits_at_k,
+    "reciprocal_rank": _reciprocal_rank,
+    "hit": _hit,
+    "precision_sum": _precision_sum,
+    "hits_at_r": _hits_at_r,
+    "pairs": _pair_counts,
+}
+
+
+class Evaluation:
+    """One ranking and the options shared by every metric computed on it.
+
+    Parameters
+    ----------
+    rq : RankedQueries
+    gain : {"linear", "exponential"}
+    relevance_level : float
+    n_relevant : ndarray of shape (n_queries,) or None
+        Given totals of relevant documents, -1 where not given.
+    """
+
+    def __init__(self, rq, *, gain="linear", relevance_level=1.0, n_relevant=None):
+        self.rq = rq
+        self.gain = gain
+        self.relevance_level = relevance_level
+        self.n_relevant = n_relevant
+        self._totals = {}
+        self._ranked = {}
+
+    def _total(self, key, compute):
+        return _cached(self._totals, key, compute)
+
+    # ------------------------------------------------------- order-free totals
+    @property
+    def relevant_rows(self):
+        """1.0 for every relevant input row (label >= relevance_level), else 0.0."""
+        level = self.relevance_level
+        return self._total("relevant_rows", lambda: (self.rq.y_true >= level).astype(np.float64))
+
+    @property
+    def row_gain(self):
+        """Gain of every input row."""
+        if self.gain == "exponential":
+            return self._total("row_gain", lambda: np.exp2(self.rq.y_true) - 1.0)
+        return self.rq.y_true
+
+    @property
+    def total_relevant(self):
+        """Relevant documents per query: in the list, or ``n_relevant`` where given."""
+        return self._total("total_relevant", self._count_total_relevant)
+
+    def _count_total_relevant(self):
+        rq = self.rq
+        in_list = rq.per_query_total(self.relevant_rows)
+        if self.n_relevant is None:
+            return in_list
+        given = self.n_relevant >= 0
+        too_few = given & (self.n_relevant < in_list)
+        if too_few.any():
+            q = int(np.flatnonzero(too_few)[0])
+            raise ValueError(
+                f"n_relevant[{rq.query_ids[q]!r}] = {int(self.n_relevant[q])} is below the "
+                f"{int(in_list[q])} relevant documents (label >= {self.relevance_level:g}) "
+                "in that query's list; n_relevant counts all relevant documents, listed "
+                "or not."
+            )
+        return np.where(given, self.n_relevant, in_list)
+
+    @property
+    def no_gain(self):
+        """Queries whose labels are all 0 (ideal DCG and CG are 0)."""
+        return self._total("no_gain", lambda: self.rq.per_query_total(self.rq.y_true > 0) == 0)
+
+    def ideal_gain(self, k):
+        """Ideal DCG@k of every query."""
+
+        def compute():
+            values = self.rq.label_histogram_codes[1]
+            gain_of_label = np.exp2(values) - 1.0 if self.gain == "exponential" else values
+            return _kernels.ideal_gain_at_k(
+                self.rq, gain_of_label, self.rq.cutoffs(k), discounted=True
+            )
+
+        return self._total(("ideal", k), compute)
+
+    # --------------------------------------------------- ranked quantities
+    def compute(self, quantities):
+        """Compute the ranked quantities not yet known, all in one pass over chunks."""
+        todo = [q for q in dict.fromkeys(quantities) if q not in self._ranked]
+        if not todo:
+            return
+        n_queries = self.rq.n_queries
+        results = {}
+        for chunk in self.rq.chunks():
+            cache = {}
+            for quantity in todo:
+                kind, k, parameter = quantity
+                value = _QUANTITY_KERNELS[kind](chunk, self, cache, k, parameter)
+                parts = value if isinstance(value, dict) else {None: value}
+                out = results.setdefault(quantity, {})
+                for name, part in parts.items():
+                    if name not in out:
+                        out[name] = np.empty(n_queries)
+                    out[name][chunk.start : chunk.stop] = part
+        for quantity, parts in results.items():
+            self._ranked[quantity] = parts[None] if None in parts else parts
+
+    def ranked(self, quantity):
+        return self._ranked[quantity]
+
+
+# --------------------------------------------------------------- metrics
+# Each metric: ``needs(k, **options)`` lists its ranked quantities and
+# ``finalize(evaluation, k, **options)`` turns them into QueryValues.
 
 
 def _safe_ratio(numerator, denominator):
@@ -103,87 +227,55 @@ def _safe_ratio(numerator, denominator):
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), 0.0)
 
 
-def dcg_values(rq, k, options, memo):
-    gain = _row_gain(rq, options, memo)
-    dcg = memo.get(
-        ("dcg", k, options.gain),
-        lambda: _kernels.expected_gain_at_k(rq, gain, rq.cutoffs(k), discounted=True),
-    )
-    return QueryValues(dcg, no_relevant=_no_gain(rq, memo))
+@dataclass(frozen=True)
+class MetricComputation:
+    needs: object
+    finalize: object
 
 
-def ndcg_values(rq, k, options, memo):
-    dcg = dcg_values(rq, k, options, memo).values
-    gain = _row_gain(rq, options, memo)
-    ideal = _kernels.ideal_gain_at_k(rq, gain, rq.cutoffs(k), discounted=True)
-    return QueryValues(_safe_ratio(dcg, ideal), no_relevant=ideal == 0)
+def _dcg(ev, k):
+    return QueryValues(ev.ranked(("gain_at_k", k, True)), no_relevant=ev.no_gain)
 
 
-def cg_values(rq, k, options, memo):
-    gain = _row_gain(rq, options, memo)
-    cg = _kernels.expected_gain_at_k(rq, gain, rq.cutoffs(k), discounted=False)
-    return QueryValues(cg, no_relevant=_no_gain(rq, memo))
+def _ndcg(ev, k):
+    ideal = ev.ideal_gain(k)
+    return QueryValues(_safe_ratio(ev.ranked(("gain_at_k", k, True)), ideal), ideal == 0)
 
 
-def mrr_values(rq, k, options, memo):
-    relevance = _relevance(rq, options, memo)
-    rr = _kernels.expected_reciprocal_rank(rq, relevance.block_relevant, rq.cutoffs(k))
-    return QueryValues(rr, no_relevant=relevance.total == 0)
+def _cg(ev, k):
+    return QueryValues(ev.ranked(("gain_at_k", k, False)), no_relevant=ev.no_gain)
 
 
-def map_values(rq, k, options, memo):
-    relevance = _relevance(rq, options, memo)
-    precision_sum = _kernels.expected_precision_sum(rq, relevance.block_relevant, rq.cutoffs(k))
-    return QueryValues(_safe_ratio(precision_sum, relevance.total), relevance.total == 0)
+def _binary(kind, combine):
+    """A metric that combines one binary ranked quantity with the relevant totals."""
+
+    def finalize(ev, k, **options):
+        total = ev.total_relevant
+        values = combine(ev.ranked((kind, k, None)), total, ev.rq.cutoffs(k), ev.rq)
+        if isinstance(values, QueryValues):
+            values.no_relevant = total == 0
+            return values
+        return QueryValues(values, no_relevant=total == 0)
+
+    return MetricComputation(lambda k, **options: [(kind, k, None)], finalize)
 
 
-def precision_values(rq, k, options, memo):
-    hits, relevance = _expected_hits(rq, k, options, memo)
-    return QueryValues(hits / rq.cutoffs(k), no_relevant=relevance.total == 0)
+def _hit_rate_item(hits, total, cutoffs, rq):
+    recommended = np.minimum(cutoffs, rq.query_sizes).astype(np.float64)
+    return QueryValues(hits / recommended, pool_weights=recommended)
 
 
-def recall_values(rq, k, options, memo):
-    hits, relevance = _expected_hits(rq, k, options, memo)
-    return QueryValues(_safe_ratio(hits, relevance.total), no_relevant=relevance.total == 0)
+def _hit_rate_needs(k, level="query", **options):
+    return [("hits" if level == "item" else "hit", k, None)]
 
 
-def f1_values(rq, k, options, memo):
-    # F1 = 2PR / (P + R) with P = hits/k and R = hits/total is 2 hits / (k + total):
-    # linear in hits, so the expectation under ties stays exact.
-    hits, relevance = _expected_hits(rq, k, options, memo)
-    return QueryValues(
-        2.0 * hits / (rq.cutoffs(k) + relevance.total), no_relevant=relevance.total == 0
-    )
+def _hit_rate(ev, k, level="query", **options):
+    computation = _HIT_RATE_ITEM if level == "item" else _HIT_RATE_QUERY
+    return computation.finalize(ev, k)
 
 
-def recall_cap_values(rq, k, options, memo):
-    hits, relevance = _expected_hits(rq, k, options, memo)
-    capped = np.minimum(rq.cutoffs(k), relevance.total)
-    return QueryValues(_safe_ratio(hits, capped), no_relevant=relevance.total == 0)
-
-
-def hit_rate_values(rq, k, options, memo):
-    if options.level == "item":
-        hits, relevance = _expected_hits(rq, k, options, memo)
-        recommended = np.minimum(rq.cutoffs(k), rq.query_sizes).astype(np.float64)
-        return QueryValues(hits / recommended, relevance.total == 0, pool_weights=recommended)
-    relevance = _relevance(rq, options, memo)
-    hit = _kernels.hit_probability(rq, relevance.block_relevant, rq.cutoffs(k))
-    return QueryValues(hit, no_relevant=relevance.total == 0)
-
-
-def r_precision_values(rq, k, options, memo):
-    relevance = _relevance(rq, options, memo)
-    cutoffs = relevance.total.astype(np.int64)
-    hits = _kernels.expected_gain_at_k(rq, relevance.block_relevant, cutoffs, discounted=False)
-    return QueryValues(_safe_ratio(hits, relevance.total), no_relevant=relevance.total == 0)
-
-
-def rank_correlation_values(rq, k, options, memo):
-    kendall = options.method == "kendall"
-    # Kendall's tau-b corrects for true score ties itself, whatever ``ties`` says.
-    block_ptr = rq.score_tie_ptr if kendall else rq.block_ptr
-    counts = memo.get(("pairs", kendall), lambda: _kernels.pairwise_counts(rq, block_ptr))
+def _rank_correlation(ev, k, method="rc", **options):
+    counts = ev.ranked(("pairs", None, method == "kendall"))
     pairs, discordant = counts["pairs"], counts["discordant"]
     tied_score, tied_label, tied_both = (
         counts["tied_score"],
@@ -192,7 +284,7 @@ def rank_correlation_values(rq, k, options, memo):
     )
     concordant = pairs - discordant - tied_score - tied_label + tied_both
     with np.errstate(divide="ignore", invalid="ignore"):
-        if kendall:
+        if method == "kendall":
             denominator = np.sqrt((pairs - tied_score) * (pairs - tied_label))
             values = np.where(denominator > 0, (concordant - discordant) / denominator, np.nan)
             reason = "a single document, or constant labels or scores"
@@ -203,3 +295,41 @@ def rank_correlation_values(rq, k, options, memo):
             values = np.where(pairs > 0, agreeing / pairs, np.nan)
             reason = "a single document"
     return QueryValues(values, undefined_reason=reason)
+
+
+_HIT_RATE_QUERY = _binary("hit", lambda hit, total, cutoffs, rq: hit)
+_HIT_RATE_ITEM = _binary("hits", _hit_rate_item)
+
+COMPUTATIONS = {
+    "dcg": MetricComputation(lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _dcg(ev, k)),
+    "ndcg": MetricComputation(lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _ndcg(ev, k)),
+    "cg": MetricComputation(lambda k, **o: [("gain_at_k", k, False)], lambda ev, k, **o: _cg(ev, k)),
+    "mrr": _binary("reciprocal_rank", lambda rr, total, cutoffs, rq: rr),
+    "map": _binary("precision_sum", lambda ps, total, cutoffs, rq: _safe_ratio(ps, total)),
+    "precision": _binary("hits", lambda hits, total, cutoffs, rq: hits / cutoffs),
+    "recall": _binary("hits", lambda hits, total, cutoffs, rq: _safe_ratio(hits, total)),
+    # F1 = 2PR / (P + R) with P = hits/k and R = hits/total is 2 hits / (k + total):
+    # linear in the hits, so the expectation under ties stays exact.
+    "f1": _binary("hits", lambda hits, total, cutoffs, rq: 2.0 * hits / (cutoffs + total)),
+    "recall_cap": _binary(
+        "hits", lambda hits, total, cutoffs, rq: _safe_ratio(hits, np.minimum(cutoffs, total))
+    ),
+    "hit_rate": MetricComputation(_hit_rate_needs, _hit_rate),
+    "r_precision": _binary("hits_at_r", lambda hits, total, cutoffs, rq: _safe_ratio(hits, total)),
+    "rank_correlation": MetricComputation(
+        lambda k, method="rc", **o: [("pairs", None, method == "kendall")], _rank_correlation
+    ),
+}  # fmt: skip
+
+
+def compute_metrics(evaluation, requests):
+    """Per-query values of several metrics on one evaluation.
+
+    ``requests`` is a list of ``(computation_name, k, options)``; all ranked
+    quantities they need are computed in one pass over the ranking.
+    """
+    needed = []
+    for name, k, options in requests:
+        needed.extend(COMPUTATIONS[name].needs(k, **options))
+    evaluation.compute(needed)
+    return [COMPUTATIONS[name].finalize(evaluation, k, **options) for name, k, options in requests]

@@ -7,22 +7,7 @@ otherwise; ``docs/metrics.md`` lists them side by side.
 """
 
 from ._aggregate import apply_no_relevant, average_queries, warn_undefined
-from ._metric_values import (
-    Memo,
-    MetricOptions,
-    cg_values,
-    dcg_values,
-    f1_values,
-    hit_rate_values,
-    map_values,
-    mrr_values,
-    ndcg_values,
-    precision_values,
-    r_precision_values,
-    rank_correlation_values,
-    recall_cap_values,
-    recall_values,
-)
+from ._metric_values import Evaluation, compute_metrics
 from ._segments import RankedQueries
 from ._validation import (
     AVERAGES,
@@ -115,7 +100,7 @@ def finish(query_values, rq, *, no_relevant, average, metric_name):
 
 
 def _score(
-    compute,
+    computation,
     metric_name,
     y_true,
     y_score,
@@ -128,17 +113,22 @@ def _score(
     average,
     n_relevant=None,
     allow_cutoff=True,
-    **options,
+    gain="linear",
+    relevance_level=1,
+    **metric_options,
 ):
     check_common_options(ties, no_relevant, average)
     k = check_k(k, allow_cutoff=allow_cutoff, metric=metric_name)
-    if "relevance_level" in options:
-        options["relevance_level"] = check_relevance_level(options["relevance_level"])
-    if "gain" in options:
-        check_option(options["gain"], "gain", GAINS)
+    relevance_level = check_relevance_level(relevance_level)
+    check_option(gain, "gain", GAINS)
     rq = rank_input(y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight)
-    options["n_relevant"] = check_n_relevant(n_relevant, rq.query_ids)
-    query_values = compute(rq, k, MetricOptions(**options), Memo())
+    evaluation = Evaluation(
+        rq,
+        gain=gain,
+        relevance_level=relevance_level,
+        n_relevant=check_n_relevant(n_relevant, rq.query_ids),
+    )
+    [query_values] = compute_metrics(evaluation, [(computation, k, metric_options)])
     return finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=metric_name)
 
 
@@ -198,7 +188,7 @@ def dcg_score(
     """
     _reject_one_for_unbounded(no_relevant, "dcg_score")
     return _score(
-        dcg_values, "dcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "dcg", "dcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
     )  # fmt: skip
 
@@ -252,7 +242,7 @@ def ndcg_score(
     array([0.63092975, 1.        ])
     """
     return _score(
-        ndcg_values, "ndcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "ndcg", "ndcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
     )  # fmt: skip
 
@@ -303,7 +293,7 @@ def cg_score(
     """
     _reject_one_for_unbounded(no_relevant, "cg_score")
     return _score(
-        cg_values, "cg_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "cg", "cg_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
     )  # fmt: skip
 
@@ -361,7 +351,7 @@ def mrr_score(
     0.56666...
     """
     return _score(
-        mrr_values, "mrr_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "mrr", "mrr_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -417,7 +407,7 @@ def map_score(
     0.75555...
     """
     return _score(
-        map_values, "map_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "map", "map_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -468,7 +458,7 @@ def precision_at_k_score(
     0.5
     """
     return _score(
-        precision_values, "precision_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "precision", "precision_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -519,7 +509,7 @@ def recall_at_k_score(
     0.66666...
     """
     return _score(
-        recall_values, "recall_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "recall", "recall_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -573,7 +563,7 @@ def f1_at_k_score(
     0.66666...
     """
     return _score(
-        f1_values, "f1_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "f1", "f1_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -626,7 +616,7 @@ def recall_cap_score(
     1.0
     """
     return _score(
-        recall_cap_values, "recall_cap_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "recall_cap", "recall_cap_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level,
     )  # fmt: skip
@@ -690,7 +680,7 @@ def hit_rate_score(
     """
     check_option(level, "level", ("query", "item"))
     return _score(
-        hit_rate_values, "hit_rate_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "hit_rate", "hit_rate_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level, level=level,
     )  # fmt: skip
@@ -742,7 +732,7 @@ def r_precision_score(
     0.66666...
     """
     return _score(
-        r_precision_values, "r_precision_score", y_true, y_score, k=k, qid=qid, ties=ties,
+        "r_precision", "r_precision_score", y_true, y_score, k=k, qid=qid, ties=ties,
         no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
         average=average, relevance_level=relevance_level, allow_cutoff=False,
     )  # fmt: skip
@@ -811,7 +801,7 @@ def rank_correlation_score(
     """
     check_option(method, "method", ("rc", "kendall"))
     return _score(
-        rank_correlation_values, "rank_correlation_score", y_true, y_score, k=k, qid=qid,
+        "rank_correlation", "rank_correlation_score", y_true, y_score, k=k, qid=qid,
         ties=ties, no_relevant="zero", sample_weight=sample_weight, average=average,
         allow_cutoff=False, method=method,
     )  # fmt: skip

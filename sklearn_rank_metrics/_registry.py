@@ -8,17 +8,16 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from . import _metric_values as values
 from . import _ranking
 
 
 @dataclass(frozen=True)
 class RegisteredMetric:
-    """A named metric: its public function, per-query computation and fixed options."""
+    """A named metric: its public function, computation (in ``_metric_values``) and fixed options."""
 
     name: str
     function: object
-    compute: object
+    computation: str
     takes_cutoff: bool = True
     unbounded: bool = False
     uses_relevance: bool = True  # binary relevance (relevance_level, n_relevant)
@@ -27,27 +26,27 @@ class RegisteredMetric:
 
 
 _METRICS = [
-    RegisteredMetric("ndcg", _ranking.ndcg_score, values.ndcg_values, uses_relevance=False, uses_gain=True),
-    RegisteredMetric("dcg", _ranking.dcg_score, values.dcg_values, unbounded=True, uses_relevance=False, uses_gain=True),
-    RegisteredMetric("cg", _ranking.cg_score, values.cg_values, unbounded=True, uses_relevance=False, uses_gain=True),
-    RegisteredMetric("mrr", _ranking.mrr_score, values.mrr_values),
-    RegisteredMetric("map", _ranking.map_score, values.map_values),
-    RegisteredMetric("precision", _ranking.precision_at_k_score, values.precision_values),
-    RegisteredMetric("recall", _ranking.recall_at_k_score, values.recall_values),
-    RegisteredMetric("f1", _ranking.f1_at_k_score, values.f1_values),
-    RegisteredMetric("recall_cap", _ranking.recall_cap_score, values.recall_cap_values),
-    RegisteredMetric("hit_rate", _ranking.hit_rate_score, values.hit_rate_values),
+    RegisteredMetric("ndcg", _ranking.ndcg_score, "ndcg", uses_relevance=False, uses_gain=True),
+    RegisteredMetric("dcg", _ranking.dcg_score, "dcg", unbounded=True, uses_relevance=False, uses_gain=True),
+    RegisteredMetric("cg", _ranking.cg_score, "cg", unbounded=True, uses_relevance=False, uses_gain=True),
+    RegisteredMetric("mrr", _ranking.mrr_score, "mrr"),
+    RegisteredMetric("map", _ranking.map_score, "map"),
+    RegisteredMetric("precision", _ranking.precision_at_k_score, "precision"),
+    RegisteredMetric("recall", _ranking.recall_at_k_score, "recall"),
+    RegisteredMetric("f1", _ranking.f1_at_k_score, "f1"),
+    RegisteredMetric("recall_cap", _ranking.recall_cap_score, "recall_cap"),
+    RegisteredMetric("hit_rate", _ranking.hit_rate_score, "hit_rate"),
     RegisteredMetric(
-        "hit_rate_item", _ranking.hit_rate_score, values.hit_rate_values,
+        "hit_rate_item", _ranking.hit_rate_score, "hit_rate",
         fixed_options={"level": "item"},
     ),
-    RegisteredMetric("r_precision", _ranking.r_precision_score, values.r_precision_values, takes_cutoff=False),
+    RegisteredMetric("r_precision", _ranking.r_precision_score, "r_precision", takes_cutoff=False),
     RegisteredMetric(
-        "rc", _ranking.rank_correlation_score, values.rank_correlation_values,
+        "rc", _ranking.rank_correlation_score, "rank_correlation",
         takes_cutoff=False, uses_relevance=False,
     ),
     RegisteredMetric(
-        "kendall", _ranking.rank_correlation_score, values.rank_correlation_values,
+        "kendall", _ranking.rank_correlation_score, "rank_correlation",
         takes_cutoff=False, uses_relevance=False, fixed_options={"method": "kendall"},
     ),
 ]  # fmt: skip

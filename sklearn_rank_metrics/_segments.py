@@ -1,27 +1,39 @@
 """The sorted-segments representation that every metric kernel consumes.
 
-Documents are sorted once, by query and then by descending score. A query is
-a contiguous *segment* ``query_ptr[q]:query_ptr[q + 1]``; inside it, documents
-with equal scores form contiguous *tie blocks*. Under ``ties="average"`` the
-documents of a tie block are exchangeable: every ordering of them is equally
-likely, so a kernel needs only per-block totals (how many relevant documents,
-how much gain) and the block's first position and size - this is how exact
-expected values are computed in linear time (McSherry & Najork, ECIR 2008).
-Under ``"optimistic"``/``"pessimistic"`` the sort already put tied documents
-in label order, and every document is a block of its own.
+Documents are sorted once, by query and then by descending score (see
+:func:`~sklearn_rank_metrics._grouping.rank_order`). A query is a contiguous
+*segment* ``query_ptr[q]:query_ptr[q + 1]`` of the ranking; inside it,
+documents with equal scores form contiguous *tie blocks*. Under
+``ties="average"`` the documents of a tie block are exchangeable: every
+ordering of them is equally likely, so a kernel needs only per-block totals
+(how many relevant documents, how much gain), the block's first position and
+its size - this is how exact expected values are computed in linear time
+(McSherry & Najork, ECIR 2008). Under ``"optimistic"``/``"pessimistic"`` the
+sort already put tied documents in label order, and every document is a
+block of its own; so it is when no two scores of a query are equal.
 
-Nothing here loops over queries in Python: per-query and per-block values are
-gathered with ``np.repeat`` of offsets and summed with ``np.bincount``.
+Top-k metrics only look at the blocks that start inside the cutoff, the
+:class:`Head` of the ranking. Totals that do not depend on the order (the
+number of relevant documents, the label histogram behind the ideal DCG) are
+summed over the input rows as they came, without the permutation.
+
+Nothing here loops over queries in Python: per-query and per-block values
+are gathered with ``np.repeat`` of offsets and summed with ``np.bincount``.
 """
 
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from ._grouping import rank_order
 
+# Labels that are whole numbers up to this value are their own histogram
+# bins; others are factorized.
+_MAX_DIRECT_LABEL = 4096
 
-def _run_starts(*sorted_keys):
+
+def run_starts(*sorted_keys):
     """Indices where any of the (already sorted) keys changes, plus 0."""
     n = sorted_keys[0].shape[0]
     change = np.zeros(n, dtype=bool)
@@ -31,12 +43,64 @@ def _run_starts(*sorted_keys):
     return np.flatnonzero(change)
 
 
-def _with_end(starts, n):
-    return np.append(starts, n).astype(np.intp, copy=False)
+def segment_ranks(lengths):
+    """``0, 1, .., length - 1`` for every segment, concatenated."""
+    total = int(lengths.sum())
+    return np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+@dataclass
+class Head:
+    """The blocks of each query that start inside its cutoff.
+
+    ``size`` and ``inside`` are the scalar 1 when every block is a single
+    document (NumPy broadcasts them), which saves two arrays on the common
+    tie-free path.
+
+    Attributes
+    ----------
+    query : ndarray
+        Query index of every head block (non-decreasing).
+    offset : ndarray
+        Documents ranked before the block inside its query.
+    size : ndarray or 1
+        Documents in the block.
+    inside : ndarray or 1
+        How many of the block's positions lie inside the cutoff (>= 1).
+    """
+
+    query: np.ndarray
+    offset: np.ndarray
+    size: object
+    inside: object
+    _rows: np.ndarray  # blocks are rows: input row of every head block
+    _blocks: np.ndarray | None  # tie blocks: index of every head block
+    _rq: object
+
+    def block_sum(self, values):
+        """Sum ``values`` (one per input row, input order) over each head block."""
+        if self._blocks is None:
+            return np.asarray(values, dtype=np.float64)[self._rows]
+        return self._rq.sum_over_tie_blocks(values)[self._blocks]
+
+    def take(self, attribute, index):
+        """``attribute[index]`` for an array attribute, the scalar itself otherwise."""
+        value = getattr(self, attribute)
+        return value[index] if isinstance(value, np.ndarray) else value
+
+
+# Kernels run on chunks of whole queries of about this many documents, so
+# their temporaries stay small (memory linear in the rows, with a small
+# constant) and fit the allocator's reusable heap instead of fresh pages.
+CHUNK_ROWS = 1 << 20
 
 
 class RankedQueries:
     """Documents of many queries, grouped by query and ranked by score.
+
+    Holds the one permutation and what does not depend on it (per-query
+    totals over the input rows); :meth:`chunks` cuts the ranking into
+    :class:`QueryChunk` pieces of whole queries for the kernels.
 
     Parameters
     ----------
@@ -47,53 +111,39 @@ class RankedQueries:
 
     Attributes
     ----------
-    labels, scores : ndarray of shape (n_documents,)
-        Labels and scores in ranked order.
+    order : ndarray of shape (n_documents,)
+        The ranking: input rows sorted by query, then by descending score.
     query_ptr : ndarray of shape (n_queries + 1,)
         Segment offsets: query ``q`` holds ranked documents
-        ``query_ptr[q]:query_ptr[q + 1]``. Queries are in ``query_ids`` order.
+        ``order[query_ptr[q]:query_ptr[q + 1]]``, queries in ``query_ids`` order.
     query_ids : ndarray of shape (n_queries,)
         Sorted unique query ids.
     query_weights : ndarray of shape (n_queries,) or None
     """
 
     def __init__(self, ranking_input, ties):
-        order = rank_order(ranking_input, ties)
         self.ties = ties
-        self.labels = ranking_input.y_true[order]
-        self.scores = ranking_input.y_score[order]
+        self.order, self.tie_free = rank_order(ranking_input, ties)
+        self.y_true = ranking_input.y_true
+        self.y_score = ranking_input.y_score
+        self.query_codes = ranking_input.query_codes
         self.query_ids = ranking_input.query_ids
         self.query_weights = ranking_input.query_weights
-        sizes = np.bincount(ranking_input.query_codes, minlength=len(self.query_ids))
-        self.query_ptr = np.zeros(len(sizes) + 1, dtype=np.intp)
-        np.cumsum(sizes, out=self.query_ptr[1:])
+        self.query_sizes = np.bincount(self.query_codes, minlength=len(self.query_ids))
+        self.query_ptr = np.zeros(len(self.query_sizes) + 1, dtype=np.int64)
+        np.cumsum(self.query_sizes, out=self.query_ptr[1:])
 
-    # ----------------------------------------------------------------- queries
     @property
     def n_documents(self):
-        return self.labels.shape[0]
+        return self.order.shape[0]
 
     @property
     def n_queries(self):
-        return self.query_ptr.shape[0] - 1
+        return self.query_sizes.shape[0]
 
-    @cached_property
-    def query_sizes(self):
-        return np.diff(self.query_ptr)
-
-    @cached_property
-    def row_query(self):
-        """Query index of every ranked document."""
-        return np.repeat(np.arange(self.n_queries), self.query_sizes)
-
-    @cached_property
-    def position(self):
-        """1-based rank of every document inside its query."""
-        return np.arange(1, self.n_documents + 1) - np.repeat(self.query_ptr[:-1], self.query_sizes)
-
-    def per_query_sum(self, row_values):
-        """Sum a per-document array over each query."""
-        return np.bincount(self.row_query, weights=row_values, minlength=self.n_queries)
+    def per_query_total(self, values):
+        """Sum per query of ``values`` given in input row order (no permutation)."""
+        return np.bincount(self.query_codes, weights=values, minlength=self.n_queries)
 
     def cutoffs(self, k):
         """Cutoff per query: ``k``, or the list length for ``k=None``."""
@@ -101,60 +151,132 @@ class RankedQueries:
             return self.query_sizes.astype(np.int64)
         return np.full(self.n_queries, k, dtype=np.int64)
 
+    @cached_property
+    def label_histogram_codes(self):
+        """``(codes, values)``: ``values[codes] == y_true``, values ascending."""
+        labels = self.y_true
+        top = labels.max()
+        if top <= _MAX_DIRECT_LABEL and (labels == np.floor(labels)).all():
+            return labels.astype(np.int64), np.arange(int(top) + 1, dtype=np.float64)
+        values, codes = np.unique(labels, return_inverse=True)
+        return codes.reshape(-1), values
+
+    def chunks(self, max_rows=None):
+        """Cut the ranking into :class:`QueryChunk` pieces of whole queries.
+
+        Each chunk holds about ``max_rows`` (default ``CHUNK_ROWS``)
+        documents, or one query where a query is longer.
+        """
+        targets = np.arange(0, self.n_documents, max_rows or CHUNK_ROWS)
+        first_query = np.unique(np.searchsorted(self.query_ptr, targets, side="right") - 1)
+        bounds = np.append(first_query, self.n_queries)
+        for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            yield QueryChunk(self, start, stop)
+
+
+class QueryChunk:
+    """The ranked documents of the queries ``start:stop`` of a :class:`RankedQueries`.
+
+    Attributes
+    ----------
+    start, stop : int
+        Query range in the parent.
+    order : ndarray
+        The chunk's slice of the parent's ranking (input row indices).
+    query_ptr : ndarray of shape (n_queries + 1,)
+        Segment offsets inside ``order``.
+    """
+
+    def __init__(self, parent, start, stop):
+        self.parent = parent
+        self.start, self.stop = start, stop
+        row_start, row_stop = parent.query_ptr[start], parent.query_ptr[stop]
+        self.order = parent.order[row_start:row_stop]
+        self.query_sizes = parent.query_sizes[start:stop]
+        self.query_ptr = parent.query_ptr[start : stop + 1] - row_start
+        self.ties = parent.ties
+        self._tie_sums = {}
+
+    @property
+    def n_documents(self):
+        return self.order.shape[0]
+
+    @property
+    def n_queries(self):
+        return self.query_sizes.shape[0]
+
+    @property
+    def label_histogram_codes(self):
+        return self.parent.label_histogram_codes
+
+    # ------------------------------------------------------ the ranked arrays
+    @cached_property
+    def labels(self):
+        """Labels in ranked order."""
+        return self.parent.y_true[self.order]
+
+    @cached_property
+    def row_query(self):
+        """Query index (within the chunk) of every ranked document."""
+        return np.repeat(np.arange(self.n_queries), self.query_sizes)
+
+    @cached_property
+    def row_offset(self):
+        """Documents ranked before each document inside its query (0-based rank)."""
+        return segment_ranks(self.query_sizes)
+
+    def per_query_sum(self, ranked_values):
+        """Sum per query of ``ranked_values`` given in ranked order."""
+        return np.bincount(self.row_query, weights=ranked_values, minlength=self.n_queries)
+
     # -------------------------------------------------------------- tie blocks
     @cached_property
     def score_tie_ptr(self):
-        """Offsets of runs of equal scores inside queries (true ties)."""
-        row_query = self.row_query
-        return _with_end(_run_starts(row_query, self.scores), self.n_documents)
+        """Offsets of the runs of equal scores inside queries (true ties)."""
+        scores = self.parent.y_score[self.order]
+        starts = np.zeros(self.n_documents, dtype=bool)
+        starts[0] = True
+        starts[1:] = scores[1:] != scores[:-1]
+        starts[self.query_ptr[:-1]] = True
+        return np.append(np.flatnonzero(starts), self.n_documents)
 
     @cached_property
-    def block_ptr(self):
-        """Offsets of the exchangeable blocks the kernels average over."""
-        if self.ties == "average":
-            return self.score_tie_ptr
-        return np.arange(self.n_documents + 1, dtype=np.intp)
+    def blocks_are_rows(self):
+        """True when every exchangeable block is a single document."""
+        if self.ties != "average" or self.parent.tie_free:
+            return True
+        return self.score_tie_ptr.shape[0] - 1 == self.n_documents
 
     @property
-    def n_blocks(self):
-        return self.block_ptr.shape[0] - 1
+    def block_ptr(self):
+        """Offsets of the exchangeable blocks the kernels average over."""
+        if self.blocks_are_rows:
+            return np.arange(self.n_documents + 1)
+        return self.score_tie_ptr
 
-    @cached_property
-    def has_ties(self):
-        return self.n_blocks < self.n_documents
+    def sum_over_tie_blocks(self, values):
+        """Sum of input-order ``values`` over each tie block (memoized)."""
+        key = id(values)
+        if key not in self._tie_sums:
+            ranked = np.asarray(values, dtype=np.float64)[self.order]
+            self._tie_sums[key] = (values, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
+        return self._tie_sums[key][1]
 
-    @cached_property
-    def block_size(self):
-        return np.diff(self.block_ptr)
-
-    @cached_property
-    def block_query(self):
-        """Query index of every block."""
-        return self.row_query[self.block_ptr[:-1]]
-
-    @cached_property
-    def block_offset(self):
-        """Documents ranked before the block inside its query (0-based start)."""
-        return self.position[self.block_ptr[:-1]] - 1
-
-    @cached_property
-    def row_block(self):
-        """Block index of every ranked document."""
-        if not self.has_ties:
-            return np.arange(self.n_documents)
-        return np.repeat(np.arange(self.n_blocks), self.block_size)
-
-    def per_block_sum(self, row_values):
-        """Sum a per-document array over each block."""
-        if not self.has_ties:
-            return np.asarray(row_values, dtype=np.float64)
-        return np.add.reduceat(np.asarray(row_values, dtype=np.float64), self.block_ptr[:-1])
-
-    def per_query_sum_of_blocks(self, block_values):
-        """Sum a per-block array over each query."""
-        return np.bincount(self.block_query, weights=block_values, minlength=self.n_queries)
-
-    def block_positions_within(self, cutoffs):
-        """How many positions of each block lie inside its query's cutoff."""
-        inside = cutoffs[self.block_query] - self.block_offset
-        return np.clip(inside, 0, self.block_size)
+    def head(self, cutoffs):
+        """The :class:`Head`: blocks starting inside each query's cutoff."""
+        if self.blocks_are_rows:
+            if (cutoffs >= self.query_sizes).all():
+                return Head(self.row_query, self.row_offset, 1, 1, self.order, None, self)
+            lengths = np.minimum(cutoffs, self.query_sizes)
+            query = np.repeat(np.arange(self.n_queries), lengths)
+            offset = segment_ranks(lengths)
+            rows = self.order[self.query_ptr[query] + offset]
+            return Head(query, offset, 1, 1, rows, None, self)
+        block_start = self.score_tie_ptr[:-1]
+        block_query = self.row_query[block_start]
+        offset = block_start - self.query_ptr[block_query]
+        blocks = np.flatnonzero(offset < cutoffs[block_query])
+        query, offset = block_query[blocks], offset[blocks]
+        size = np.diff(self.score_tie_ptr)[blocks]
+        inside = np.minimum(size, cutoffs[query] - offset)
+        return Head(query, offset, size, inside, None, blocks, self)
