@@ -93,23 +93,40 @@ def _bits_for(count):
     return max(1, int(count - 1).bit_length())
 
 
-def _refine_collisions(sorted_keys, order, shift, exact_key, label_key):
-    """Exactly re-sort rows whose packed keys agreed above bit ``shift``.
+def _collisions(sorted_keys, shift):
+    """``collide[i]``: sorted keys ``i`` and ``i + 1`` agree above bit ``shift``.
+
+    Two keys agree above ``shift`` iff their XOR, read unsigned, is below
+    ``2**shift``; one temporary instead of two shifted copies.
+    """
+    xor = np.bitwise_xor(sorted_keys[1:], sorted_keys[:-1])
+    return xor.view(np.uint64) < np.uint64(1 << shift)
+
+
+def _add_row_index(keys):
+    """``keys += arange(len(keys))``, in blocks to avoid a full temporary."""
+    block = 1 << 20
+    for first in range(0, keys.shape[0], block):
+        part = keys[first : first + block]
+        part += np.arange(first, first + part.shape[0], dtype=np.int64)
+
+
+def _refine_collisions(collide, order, exact_key, label_key):
+    """Exactly re-sort rows whose packed keys collided.
 
     Packing truncates the score to its high bits, so rows whose truncated
-    keys collide may be out of order (or, for optimistic/pessimistic ties,
-    out of label order). Such runs are few for continuous scores; runs
-    whose exact scores are all equal need nothing under ``ties="average"``.
+    keys collide (``collide`` from :func:`_collisions`) may be out of order
+    (or, for optimistic/pessimistic ties, out of label order). Such runs are
+    few for continuous scores; runs whose exact scores are all equal need
+    nothing under ``ties="average"``.
 
     Returns ``(order, tie_free)``; ``tie_free`` is True when no two rows of
     a run have equal scores. Equal scores always collide, so then no two
-    rows whose keys agree above ``shift`` are tied.
+    rows of one query are tied.
     """
-    high = sorted_keys >> shift
-    collide = high[1:] == high[:-1]
     if not collide.any():
         return order, True
-    in_run = np.zeros(high.shape[0], dtype=bool)
+    in_run = np.zeros(order.shape[0], dtype=bool)
     in_run[1:] = collide
     in_run[:-1] |= collide
     positions = np.flatnonzero(in_run)
@@ -159,12 +176,12 @@ def rank_order(ranking_input, ties):
     ``argsort`` or ``lexsort``, so row indices are packed into the low bits
     of int64 keys whose high bits order the rows, and the permutation is read
     back from the sorted keys; the few rows whose truncated scores collide
-    are re-sorted exactly.
+    are re-sorted exactly. Operations are in place where possible: peak
+    memory is about three int64 arrays of the input's length.
     """
-    y_score = ranking_input.y_score
     codes = ranking_input.query_codes
-    n = y_score.shape[0]
-    exact_key = _descending_score_key(y_score)
+    n = codes.shape[0]
+    exact_key = _descending_score_key(ranking_input.y_score)
     label_key = None
     if ties == "optimistic":
         label_key = -ranking_input.y_true
@@ -183,29 +200,39 @@ def rank_order(ranking_input, ties):
         if score_bits >= _MIN_PACKED_SCORE_BITS:
             first_row = np.empty(n_queries, dtype=np.int64)
             first_row[codes[run_starts]] = run_starts
-            offset = np.arange(n, dtype=np.int64) - np.repeat(run_starts, sizes)
-            truncated = (exact_key ^ np.int64(-(2**63))).view(np.uint64) >> np.uint64(
-                64 - score_bits
-            )
-            keys = codes.astype(np.int64) << (score_bits + local_bits)
-            keys |= truncated.view(np.int64) << local_bits
-            keys |= offset
+            keys = np.left_shift(codes, score_bits + local_bits, dtype=np.int64)
+            truncated = np.bitwise_xor(exact_key, np.int64(-(2**63))).view(np.uint64)
+            truncated >>= np.uint64(64 - score_bits)
+            truncated <<= np.uint64(local_bits)
+            keys |= truncated.view(np.int64)
+            del truncated
+            # The row's offset inside its query: its index minus the query's start.
+            _add_row_index(keys)
+            keys -= np.repeat(run_starts, sizes)
             keys.sort()
-            order = first_row[keys >> (score_bits + local_bits)] + (keys & ((1 << local_bits) - 1))
-            return _refine_collisions(keys, order, local_bits, exact_key, label_key)
+            collide = _collisions(keys, local_bits)
+            order = first_row[keys >> (score_bits + local_bits)]
+            keys &= (1 << local_bits) - 1
+            order += keys
+            del keys
+            return _refine_collisions(collide, order, exact_key, label_key)
 
     # Interleaved queries: sort by score, then stably by query. The second
     # sort packs the score rank, so it is exact and stable by construction.
     index_bits = _bits_for(n)
     low_mask = np.int64((1 << index_bits) - 1)
     keys = exact_key & ~low_mask
-    keys |= np.arange(n, dtype=np.int64)
+    _add_row_index(keys)
     keys.sort()
-    by_score = keys & low_mask
+    collide = _collisions(keys, index_bits)
+    keys &= low_mask
     # Ties here are global; ties between different queries are harmless but
     # make ``tie_free`` False, which only costs an exact check later.
-    by_score, tie_free = _refine_collisions(keys, by_score, index_bits, exact_key, label_key)
-    keys = codes[by_score].astype(np.int64) << index_bits
-    keys |= np.arange(n, dtype=np.int64)
+    by_score, tie_free = _refine_collisions(collide, keys, exact_key, label_key)
+    del exact_key, collide, keys
+    keys = codes[by_score]
+    keys = np.left_shift(keys, index_bits, out=keys if keys.dtype == np.int64 else None)
+    _add_row_index(keys)
     keys.sort()
-    return by_score[keys & low_mask], tie_free
+    keys &= low_mask
+    return by_score[keys], tie_free

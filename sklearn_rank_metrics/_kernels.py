@@ -54,9 +54,11 @@ def ideal_gain_at_k(rq, gain_of_label, cutoffs, *, discounted):
     n_values = values.shape[0]
     if rq.n_queries * n_values > 4 * rq.n_documents + (1 << 20):
         return _ideal_gain_by_sorting(rq, gain_of_label[codes], cutoffs, discounted)
-    counts = np.bincount(
-        rq.query_codes * n_values + codes, minlength=rq.n_queries * n_values
-    ).reshape(rq.n_queries, n_values)[:, ::-1]
+    cell = rq.query_codes * n_values
+    cell += codes
+    counts = np.bincount(cell, minlength=rq.n_queries * n_values)
+    counts = counts.reshape(rq.n_queries, n_values)[:, ::-1]
+    del cell
     end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
     start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
     if discounted:

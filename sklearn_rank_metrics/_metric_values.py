@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
+from . import _kernels, _parallel
 
 
 @dataclass
@@ -141,9 +141,9 @@ class Evaluation:
     # ------------------------------------------------------- order-free totals
     @property
     def relevant_rows(self):
-        """1.0 for every relevant input row (label >= relevance_level), else 0.0."""
+        """Whether every input row is relevant (label >= relevance_level)."""
         level = self.relevance_level
-        return self._total("relevant_rows", lambda: (self.rq.y_true >= level).astype(np.float64))
+        return self._total("relevant_rows", lambda: self.rq.y_true >= level)
 
     @property
     def row_gain(self):
@@ -197,20 +197,32 @@ class Evaluation:
         todo = [q for q in dict.fromkeys(quantities) if q not in self._ranked]
         if not todo:
             return
-        n_queries = self.rq.n_queries
-        results = {}
-        for chunk in self.rq.chunks():
+        # Order-free inputs of the kernels, summed once before chunks share them.
+        if any(kind != "gain_at_k" and kind != "pairs" for kind, _, _ in todo):
+            _ = self.relevant_rows, self.total_relevant
+        if any(kind == "gain_at_k" for kind, _, _ in todo):
+            self.row_gain
+        if any(kind == "pairs" for kind, _, _ in todo):
+            self.rq.label_histogram_codes
+
+        def compute_chunk(chunk):
             cache = {}
-            for quantity in todo:
-                kind, k, parameter = quantity
-                value = _QUANTITY_KERNELS[kind](chunk, self, cache, k, parameter)
-                parts = value if isinstance(value, dict) else {None: value}
-                out = results.setdefault(quantity, {})
-                for name, part in parts.items():
-                    if name not in out:
-                        out[name] = np.empty(n_queries)
-                    out[name][chunk.start : chunk.stop] = part
-        for quantity, parts in results.items():
+            return {
+                quantity: _QUANTITY_KERNELS[quantity[0]](chunk, self, cache, *quantity[1:])
+                for quantity in todo
+            }
+
+        chunks = list(self.rq.chunks())
+        per_chunk = _parallel.map_ordered(compute_chunk, chunks, parallel=self.rq.parallel)
+        n_queries = self.rq.n_queries
+        for quantity in todo:
+            parts = {}
+            for chunk, values in zip(chunks, per_chunk):
+                value = values[quantity]
+                for name, part in (value.items() if isinstance(value, dict) else [(None, value)]):
+                    if name not in parts:
+                        parts[name] = np.empty(n_queries)
+                    parts[name][chunk.start : chunk.stop] = part
             self._ranked[quantity] = parts[None] if None in parts else parts
 
     def ranked(self, quantity):
@@ -231,6 +243,7 @@ def _safe_ratio(numerator, denominator):
 class MetricComputation:
     needs: object
     finalize: object
+    uses_ideal_gain: bool = False
 
 
 def _dcg(ev, k):
@@ -302,7 +315,9 @@ _HIT_RATE_ITEM = _binary("hits", _hit_rate_item)
 
 COMPUTATIONS = {
     "dcg": MetricComputation(lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _dcg(ev, k)),
-    "ndcg": MetricComputation(lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _ndcg(ev, k)),
+    "ndcg": MetricComputation(
+        lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _ndcg(ev, k), True
+    ),
     "cg": MetricComputation(lambda k, **o: [("gain_at_k", k, False)], lambda ev, k, **o: _cg(ev, k)),
     "mrr": _binary("reciprocal_rank", lambda rr, total, cutoffs, rq: rr),
     "map": _binary("precision_sum", lambda ps, total, cutoffs, rq: _safe_ratio(ps, total)),
@@ -326,10 +341,14 @@ def compute_metrics(evaluation, requests):
     """Per-query values of several metrics on one evaluation.
 
     ``requests`` is a list of ``(computation_name, k, options)``; all ranked
-    quantities they need are computed in one pass over the ranking.
+    quantities they need are computed in one pass over the ranking. Ideal
+    DCGs, which do not depend on the order, are summed first: for large
+    inputs that overlaps with the sort running in the background.
     """
     needed = []
     for name, k, options in requests:
         needed.extend(COMPUTATIONS[name].needs(k, **options))
+        if COMPUTATIONS[name].uses_ideal_gain:
+            evaluation.ideal_gain(k)
     evaluation.compute(needed)
     return [COMPUTATIONS[name].finalize(evaluation, k, **options) for name, k, options in requests]

@@ -26,6 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
+from . import _parallel
 from ._grouping import rank_order
 
 # Labels that are whole numbers up to this value are their own histogram
@@ -80,7 +81,7 @@ class Head:
     def block_sum(self, values):
         """Sum ``values`` (one per input row, input order) over each head block."""
         if self._blocks is None:
-            return np.asarray(values, dtype=np.float64)[self._rows]
+            return values[self._rows].astype(np.float64, copy=False)
         return self._rq.sum_over_tie_blocks(values)[self._blocks]
 
     def take(self, attribute, index):
@@ -123,7 +124,12 @@ class RankedQueries:
 
     def __init__(self, ranking_input, ties):
         self.ties = ties
-        self.order, self.tie_free = rank_order(ranking_input, ties)
+        # The sort runs in the background for large inputs; totals that do
+        # not depend on the order can be summed meanwhile.
+        self.parallel = _parallel.use_threads(ranking_input.y_true.shape[0])
+        self._ranking = _parallel.submit(
+            rank_order, ranking_input, ties, parallel=self.parallel
+        )
         self.y_true = ranking_input.y_true
         self.y_score = ranking_input.y_score
         self.query_codes = ranking_input.query_codes
@@ -134,8 +140,16 @@ class RankedQueries:
         np.cumsum(self.query_sizes, out=self.query_ptr[1:])
 
     @property
+    def order(self):
+        return self._ranking.result()[0]
+
+    @property
+    def tie_free(self):
+        return self._ranking.result()[1]
+
+    @property
     def n_documents(self):
-        return self.order.shape[0]
+        return self.y_true.shape[0]
 
     @property
     def n_queries(self):
@@ -157,7 +171,8 @@ class RankedQueries:
         labels = self.y_true
         top = labels.max()
         if top <= _MAX_DIRECT_LABEL and (labels == np.floor(labels)).all():
-            return labels.astype(np.int64), np.arange(int(top) + 1, dtype=np.float64)
+            codes = labels.astype(np.uint8 if top < 256 else np.int16)
+            return codes, np.arange(int(top) + 1, dtype=np.float64)
         values, codes = np.unique(labels, return_inverse=True)
         return codes.reshape(-1), values
 
@@ -258,7 +273,7 @@ class QueryChunk:
         """Sum of input-order ``values`` over each tie block (memoized)."""
         key = id(values)
         if key not in self._tie_sums:
-            ranked = np.asarray(values, dtype=np.float64)[self.order]
+            ranked = values[self.order].astype(np.float64, copy=False)
             self._tie_sums[key] = (values, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
         return self._tie_sums[key][1]
 
