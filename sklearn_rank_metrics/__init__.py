@@ -15,6 +15,9 @@ from ._ranking import (
     recall_at_k_score,
     recall_cap_score,
 )
+from ._ranker import QueryRanker
+from ._scorer import make_rank_scorer, make_rank_scorers
+from .model_selection import QueryKFold, QueryShuffleSplit
 
 __version__ = "0.1.0"
 
@@ -32,4 +35,9 @@ __all__ = [
     "rank_correlation_score",
     "recall_at_k_score",
     "recall_cap_score",
+    "make_rank_scorer",
+    "make_rank_scorers",
+    "QueryKFold",
+    "QueryRanker",
+    "QueryShuffleSplit",
 ]
