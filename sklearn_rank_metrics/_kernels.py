@@ -48,17 +48,13 @@ def ideal_gain_at_k(rq, gain_of_label, cutoffs, *, discounted):
     ordering puts the ``c`` documents of the highest label at positions
     ``1..c``, the next label after them, and so on.
     ``gain_of_label[v]`` is the gain of label value ``v`` of
-    ``rq.label_histogram_codes``.
+    ``rq.label_histogram_codes``. With too many distinct labels for a
+    histogram, the labels are sorted instead.
     """
-    codes, values = rq.label_histogram_codes
-    n_values = values.shape[0]
-    if rq.n_queries * n_values > 4 * rq.n_documents + (1 << 20):
+    if rq.label_histogram is None:
+        codes = rq.label_histogram_codes[0]
         return _ideal_gain_by_sorting(rq, gain_of_label[codes], cutoffs, discounted)
-    cell = rq.query_codes * n_values
-    cell += codes
-    counts = np.bincount(cell, minlength=rq.n_queries * n_values)
-    counts = counts.reshape(rq.n_queries, n_values)[:, ::-1]
-    del cell
+    counts = rq.label_histogram[:, ::-1]
     end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
     start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
     if discounted:
@@ -160,7 +156,7 @@ def expected_precision_sum(head, block_relevant):
     # Relevant documents ranked before each block: a cumulative sum that
     # restarts at every query's first head block.
     through = np.cumsum(block_relevant)
-    query_start = np.flatnonzero(np.diff(head.query, prepend=-1))
+    query_start = head.query_starts()
     run_length = np.diff(np.append(query_start, head.query.shape[0]))
     before_query = np.repeat(through[query_start] - block_relevant[query_start], run_length)
     relevant_before = through - block_relevant - before_query
@@ -232,43 +228,93 @@ def _count_smaller_before(values, query_ptr, n_bits):
     return smaller_before, current
 
 
-def pairwise_counts(rq, block_ptr):
+# With at most this many distinct labels, discordant pairs are counted with
+# one cumulative count per label value instead of the radix partition.
+_MAX_VALUES_FOR_COUNTS = 16
+
+
+def _discordant_and_label_ties_by_value(label_rank, chunk, n_values):
+    """Per query: pairs ranked with the smaller label first, and pairs of equal label.
+
+    For each label value ``v``, a running count of the documents of value
+    ``v`` ranked so far; every later document with a larger label forms a
+    discordant pair with each of them. The running counts are global (one
+    ``cumsum`` per value); what they carry over from earlier queries is
+    subtracted per query at the end, using the query's label histogram.
+    """
+    row_query = chunk.row_query
+    first_row = chunk.query_ptr[:-1]
+    histogram = np.bincount(
+        row_query * n_values + label_rank, minlength=chunk.n_queries * n_values
+    ).reshape(chunk.n_queries, n_values)
+    # larger_than[q, v]: documents of query q with a label above v.
+    larger_than = np.cumsum(histogram[:, ::-1], axis=1)[:, ::-1] - histogram
+    counted = np.zeros(label_rank.shape[0], dtype=np.int64)
+    carried = np.zeros(chunk.n_queries, dtype=np.int64)
+    for value in range(n_values - 1):
+        through = np.cumsum(label_rank == value)
+        counted += through * (label_rank > value)
+        # documents of value v ranked in earlier queries, counted by each larger one
+        before_query = through[first_row] - (label_rank[first_row] == value)
+        carried += before_query * larger_than[:, value]
+    discordant = np.bincount(row_query, weights=counted, minlength=chunk.n_queries) - carried
+    return discordant, _pairs(histogram).sum(axis=1)
+
+
+def _discordant_and_label_ties_by_radix(label_rank, chunk, n_values):
+    """As :func:`_discordant_and_label_ties_by_value`, in ``log2(n_values)`` radix passes."""
+    n_bits = max(1, int(n_values - 1).bit_length())
+    smaller_before, sorted_rank = _count_smaller_before(label_rank, chunk.query_ptr, n_bits)
+    label_runs = run_starts(chunk.row_query, sorted_rank)
+    label_run_size = np.diff(np.append(label_runs, label_rank.shape[0]))
+    tied_label = np.bincount(
+        chunk.row_query[label_runs], weights=_pairs(label_run_size), minlength=chunk.n_queries
+    )
+    return chunk.per_query_sum(smaller_before.astype(np.float64)), tied_label
+
+
+def pairwise_counts(chunk, block_ptr):
     """Per-query pair counts for rank correlation.
 
-    Documents inside one block of ``block_ptr`` count as tied in score.
+    Documents inside one block of ``block_ptr`` count as tied in score;
+    ``block_ptr=None`` means no two documents are tied.
 
     Returns a dict of per-query float arrays: ``pairs`` (all pairs),
     ``discordant`` (higher score, lower label), ``tied_score``,
     ``tied_label`` and ``tied_both``. Concordant pairs are the rest:
     ``pairs - discordant - tied_score - tied_label + tied_both``.
     """
-    labels = rq.labels
-    codes, label_values = rq.label_histogram_codes
-    label_rank = codes[rq.order]
-    block_size = np.diff(block_ptr)
-    block_id = np.repeat(np.arange(block_size.shape[0]), block_size)
-    if block_size.shape[0] < labels.shape[0]:
+    codes, label_values = chunk.label_histogram_codes
+    label_rank = codes[chunk.order]
+    has_ties = block_ptr is not None
+    if has_ties:
+        block_size = np.diff(block_ptr)
         # Higher labels first inside a tie, so that tied pairs never count
         # as discordant; they are counted separately below.
-        within_ties = np.lexsort((-labels, block_id))
-        labels, label_rank = labels[within_ties], label_rank[within_ties]
-    n_bits = max(1, int(label_values.shape[0] - 1).bit_length())
-    # A smaller label ranked before a larger one is a discordant pair.
-    smaller_before, sorted_rank = _count_smaller_before(label_rank, rq.query_ptr, n_bits)
+        block_id = np.repeat(np.arange(block_size.shape[0]), block_size)
+        label_rank = label_rank[np.lexsort((-label_rank.astype(np.int64), block_id))]
+    n_values = label_values.shape[0]
+    if n_values <= _MAX_VALUES_FOR_COUNTS:
+        discordant, tied_label = _discordant_and_label_ties_by_value(label_rank, chunk, n_values)
+    else:
+        discordant, tied_label = _discordant_and_label_ties_by_radix(label_rank, chunk, n_values)
 
-    row_query = rq.row_query
-    label_runs = run_starts(row_query, sorted_rank)
-    label_run_size = np.diff(np.append(label_runs, labels.shape[0]))
-    both_runs = run_starts(block_id, labels)
-    both_run_size = np.diff(np.append(both_runs, labels.shape[0]))
-
-    def per_query(starts, counts):
-        return np.bincount(row_query[starts], weights=_pairs(counts), minlength=rq.n_queries)
-
+    row_query = chunk.row_query
+    if has_ties:
+        tied_score = np.bincount(
+            row_query[block_ptr[:-1]], weights=_pairs(block_size), minlength=chunk.n_queries
+        )
+        both_runs = run_starts(block_id, label_rank)
+        both_run_size = np.diff(np.append(both_runs, label_rank.shape[0]))
+        tied_both = np.bincount(
+            row_query[both_runs], weights=_pairs(both_run_size), minlength=chunk.n_queries
+        )
+    else:
+        tied_score = tied_both = np.zeros(chunk.n_queries)
     return {
-        "pairs": _pairs(rq.query_sizes),
-        "discordant": rq.per_query_sum(smaller_before.astype(np.float64)),
-        "tied_score": per_query(block_ptr[:-1], block_size),
-        "tied_label": per_query(label_runs, label_run_size),
-        "tied_both": per_query(both_runs, both_run_size),
+        "pairs": _pairs(chunk.query_sizes),
+        "discordant": discordant,
+        "tied_score": tied_score,
+        "tied_label": tied_label,
+        "tied_both": tied_both,
     }

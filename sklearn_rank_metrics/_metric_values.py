@@ -55,18 +55,19 @@ def _chunk_cutoffs(chunk, k):
     return np.full(chunk.n_queries, k, dtype=np.int64)
 
 
-def _chunk_block_relevant(chunk, evaluation, cache, k):
+def _chunk_block_sum(chunk, cache, k, name, values):
+    """Sum of the input-order ``values`` over the head blocks (shared in the chunk)."""
     head = _chunk_head(chunk, cache, k)
-    return _cached(
-        cache, ("relevant", k), lambda: head.block_sum(evaluation.relevant_rows)
-    ), head
+    return _cached(cache, ("block_sum", k, name), lambda: head.block_sum(values)), head
+
+
+def _chunk_block_relevant(chunk, evaluation, cache, k):
+    return _chunk_block_sum(chunk, cache, k, "relevant", evaluation.relevant_rows)
 
 
 def _gain_at_k(chunk, evaluation, cache, k, discounted):
-    head = _chunk_head(chunk, cache, k)
-    return _kernels.expected_gain_at_k(
-        head, head.block_sum(evaluation.row_gain), discounted=discounted
-    )
+    block_gain, head = _chunk_block_sum(chunk, cache, k, "gain", evaluation.row_gain)
+    return _kernels.expected_gain_at_k(head, block_gain, discounted=discounted)
 
 
 def _hits_at_k(chunk, evaluation, cache, k, _):
@@ -100,8 +101,11 @@ def _hits_at_r(chunk, evaluation, cache, k, _):
 
 def _pair_counts(chunk, evaluation, cache, k, kendall):
     # Kendall's tau-b corrects for true score ties itself, whatever ``ties`` says.
-    block_ptr = chunk.score_tie_ptr if kendall else chunk.block_ptr
-    return _kernels.pairwise_counts(chunk, block_ptr)
+    if kendall:
+        tied = not chunk.parent.tie_free and chunk.score_tie_ptr.shape[0] <= chunk.n_documents
+    else:
+        tied = not chunk.blocks_are_rows
+    return _kernels.pairwise_counts(chunk, chunk.score_tie_ptr if tied else None)
 
 
 _QUANTITY_KERNELS = {
@@ -159,7 +163,8 @@ class Evaluation:
 
     def _count_total_relevant(self):
         rq = self.rq
-        in_list = rq.per_query_total(self.relevant_rows)
+        level = self.relevance_level
+        in_list = rq.count_labels(lambda labels: labels >= level)
         if self.n_relevant is None:
             return in_list
         given = self.n_relevant >= 0
@@ -177,7 +182,7 @@ class Evaluation:
     @property
     def no_gain(self):
         """Queries whose labels are all 0 (ideal DCG and CG are 0)."""
-        return self._total("no_gain", lambda: self.rq.per_query_total(self.rq.y_true > 0) == 0)
+        return self._total("no_gain", lambda: self.rq.count_labels(lambda labels: labels > 0) == 0)
 
     def ideal_gain(self, k):
         """Ideal DCG@k of every query."""
@@ -203,7 +208,7 @@ class Evaluation:
         if any(kind == "gain_at_k" for kind, _, _ in todo):
             self.row_gain
         if any(kind == "pairs" for kind, _, _ in todo):
-            self.rq.label_histogram_codes
+            _ = self.rq.label_histogram_codes
 
         def compute_chunk(chunk):
             cache = {}

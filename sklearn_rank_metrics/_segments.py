@@ -77,6 +77,13 @@ class Head:
     _rows: np.ndarray  # blocks are rows: input row of every head block
     _blocks: np.ndarray | None  # tie blocks: index of every head block
     _rq: object
+    _query_starts: np.ndarray | None = None
+
+    def query_starts(self):
+        """Index of the first head block of every query that has one."""
+        if self._query_starts is None:
+            self._query_starts = np.flatnonzero(np.diff(self.query, prepend=-1))
+        return self._query_starts
 
     def block_sum(self, values):
         """Sum ``values`` (one per input row, input order) over each head block."""
@@ -155,10 +162,6 @@ class RankedQueries:
     def n_queries(self):
         return self.query_sizes.shape[0]
 
-    def per_query_total(self, values):
-        """Sum per query of ``values`` given in input row order (no permutation)."""
-        return np.bincount(self.query_codes, weights=values, minlength=self.n_queries)
-
     def cutoffs(self, k):
         """Cutoff per query: ``k``, or the list length for ``k=None``."""
         if k is None:
@@ -175,6 +178,30 @@ class RankedQueries:
             return codes, np.arange(int(top) + 1, dtype=np.float64)
         values, codes = np.unique(labels, return_inverse=True)
         return codes.reshape(-1), values
+
+    @cached_property
+    def label_histogram(self):
+        """``counts[q, v]``: documents of query ``q`` with label ``values[v]``.
+
+        None when there are too many distinct labels for a dense table
+        (more cells than a few times the documents).
+        """
+        codes, values = self.label_histogram_codes
+        n_values = values.shape[0]
+        if self.n_queries * n_values > 4 * self.n_documents + (1 << 20):
+            return None
+        cell = self.query_codes * n_values
+        cell += codes
+        counts = np.bincount(cell, minlength=self.n_queries * n_values)
+        return counts.reshape(self.n_queries, n_values)
+
+    def count_labels(self, select):
+        """Documents per query whose label satisfies ``select(label)``."""
+        histogram = self.label_histogram
+        if histogram is not None:
+            values = self.label_histogram_codes[1]
+            return histogram[:, select(values)].sum(axis=1).astype(np.float64)
+        return np.bincount(self.query_codes, weights=select(self.y_true), minlength=self.n_queries)
 
     def chunks(self, max_rows=None):
         """Cut the ranking into :class:`QueryChunk` pieces of whole queries.
@@ -262,13 +289,6 @@ class QueryChunk:
             return True
         return self.score_tie_ptr.shape[0] - 1 == self.n_documents
 
-    @property
-    def block_ptr(self):
-        """Offsets of the exchangeable blocks the kernels average over."""
-        if self.blocks_are_rows:
-            return np.arange(self.n_documents + 1)
-        return self.score_tie_ptr
-
     def sum_over_tie_blocks(self, values):
         """Sum of input-order ``values`` over each tie block (memoized)."""
         key = id(values)
@@ -281,12 +301,16 @@ class QueryChunk:
         """The :class:`Head`: blocks starting inside each query's cutoff."""
         if self.blocks_are_rows:
             if (cutoffs >= self.query_sizes).all():
-                return Head(self.row_query, self.row_offset, 1, 1, self.order, None, self)
+                return Head(
+                    self.row_query, self.row_offset, 1, 1, self.order, None, self,
+                    self.query_ptr[:-1],
+                )  # fmt: skip
             lengths = np.minimum(cutoffs, self.query_sizes)
             query = np.repeat(np.arange(self.n_queries), lengths)
             offset = segment_ranks(lengths)
             rows = self.order[self.query_ptr[query] + offset]
-            return Head(query, offset, 1, 1, rows, None, self)
+            starts = (np.cumsum(lengths) - lengths)[lengths > 0]
+            return Head(query, offset, 1, 1, rows, None, self, starts)
         block_start = self.score_tie_ptr[:-1]
         block_query = self.row_query[block_start]
         offset = block_start - self.query_ptr[block_query]
