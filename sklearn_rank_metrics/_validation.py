@@ -98,7 +98,11 @@ def _factorize_qid(qid):
     Query ids may be ints, floats or strings, but not a mix of text and
     numbers (``1`` and ``"1"`` would silently be two queries).
     """
+    given = qid
     qid = np.asarray(qid)
+    if qid.dtype.kind == "U" and not isinstance(given, np.ndarray):
+        # NumPy turns a list like [1, "a"] into strings; check the values as given.
+        qid = np.asarray(given, dtype=object)
     if qid.ndim != 1:
         raise ValueError(f"qid must be 1-D, one query id per document; got shape {qid.shape}.")
     if qid.dtype.kind == "b":

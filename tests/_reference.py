@@ -1,0 +1,404 @@
+"""Brute-force reference implementations of every ranking metric.
+
+Written in plain Python from the textbook definitions in the specification
+(issue 3), independently of the package:
+
+* a query's ranked list is a sequence of labels in rank order;
+* ``ties="average"`` ENUMERATES every ordering of the documents inside each
+  block of tied scores (``itertools.permutations`` within a block, product
+  over blocks) and averages the metric over them; ``"optimistic"`` /
+  ``"pessimistic"`` sort higher / lower labels first inside each tie;
+* queries are the sorted unique query ids (row order for 2-D input).
+
+Nothing here is fast; keep tie blocks at 7 documents or fewer.
+"""
+
+import itertools
+import math
+from collections import Counter
+from functools import lru_cache
+
+import numpy as np
+
+GAIN_METRICS = ("dcg", "ndcg", "cg")
+BINARY_METRICS = (
+    "mrr",
+    "map",
+    "precision",
+    "recall",
+    "f1",
+    "recall_cap",
+    "hit_rate",
+    "r_precision",
+)
+ALL_METRICS = GAIN_METRICS + BINARY_METRICS + ("rank_correlation",)
+MAX_TIE_BLOCK = 7
+
+
+# ---------------------------------------------------------------- orderings
+def tie_blocks(labels, scores):
+    """Labels grouped by equal score, blocks in decreasing score order."""
+    blocks = {}
+    for label, score in zip(labels, scores):
+        blocks.setdefault(score, []).append(label)
+    return [blocks[s] for s in sorted(blocks, reverse=True)]
+
+
+@lru_cache(maxsize=None)
+def ranked_orderings(labels, scores, ties):
+    """All ranked label sequences with their probabilities.
+
+    ``labels`` and ``scores`` are tuples (one query). For ``"average"`` every
+    permutation of every tie block is enumerated (equally likely); identical
+    label sequences are merged, adding their probabilities.
+    """
+    blocks = tie_blocks(labels, scores)
+    if ties == "optimistic":
+        return (((tuple(x for b in blocks for x in sorted(b, reverse=True))), 1.0),)
+    if ties == "pessimistic":
+        return (((tuple(x for b in blocks for x in sorted(b))), 1.0),)
+    assert ties == "average"
+    assert all(len(b) <= MAX_TIE_BLOCK for b in blocks), "tie block too large for brute force"
+    counts = Counter()
+    total = 0
+    for combo in itertools.product(*(itertools.permutations(b) for b in blocks)):
+        counts[tuple(itertools.chain.from_iterable(combo))] += 1
+        total += 1
+    return tuple((order, c / total) for order, c in counts.items())
+
+
+# ---------------------------------------------- metrics of one ranked list
+def gain_of(label, gain):
+    return label if gain == "linear" else 2.0**label - 1.0
+
+
+def cutoff(k, n):
+    return n if k is None else k
+
+
+def dcg_of(ranked, k, gain):
+    top = ranked[: cutoff(k, len(ranked))]
+    return sum(gain_of(x, gain) / math.log2(i + 2) for i, x in enumerate(top))
+
+
+def cg_of(ranked, k, gain):
+    return sum(gain_of(x, gain) for x in ranked[: cutoff(k, len(ranked))])
+
+
+def hits_of(ranked, k, level):
+    return sum(1 for x in ranked[: cutoff(k, len(ranked))] if x >= level)
+
+
+def rr_of(ranked, k, level):
+    for i, x in enumerate(ranked[: cutoff(k, len(ranked))]):
+        if x >= level:
+            return 1.0 / (i + 1)
+    return 0.0
+
+
+def ap_of(ranked, k, level, R):
+    """trec_eval map_cut: sum of P@i over relevant ranks i <= k, over R."""
+    hits = 0
+    total = 0.0
+    for i, x in enumerate(ranked[: cutoff(k, len(ranked))]):
+        if x >= level:
+            hits += 1
+            total += hits / (i + 1)
+    return total / R
+
+
+def precision_of(ranked, k, level):
+    """Divides by k even when the list is shorter (trec_eval P_k)."""
+    return hits_of(ranked, k, level) / cutoff(k, len(ranked))
+
+
+def recall_of(ranked, k, level, R):
+    return hits_of(ranked, k, level) / R
+
+
+def f1_of(ranked, k, level, R):
+    p = precision_of(ranked, k, level)
+    r = recall_of(ranked, k, level, R)
+    return 0.0 if p + r == 0 else 2 * p * r / (p + r)
+
+
+def recall_cap_of(ranked, k, level, R):
+    return hits_of(ranked, k, level) / min(cutoff(k, len(ranked)), R)
+
+
+def r_precision_of(ranked, level, R):
+    return hits_of(ranked, R, level) / R
+
+
+def hit_of(ranked, k, level):
+    return 1.0 if hits_of(ranked, k, level) > 0 else 0.0
+
+
+def hit_item_of(ranked, k, level):
+    return hits_of(ranked, k, level) / min(cutoff(k, len(ranked)), len(ranked))
+
+
+def agreement_of(ranked):
+    """RC of one ranked list: share of pairs (i above j) with label_i >= label_j."""
+    n = len(ranked)
+    if n < 2:
+        return math.nan
+    agree = sum(1 for i in range(n) for j in range(i + 1, n) if ranked[i] >= ranked[j])
+    return agree / (n * (n - 1) / 2)
+
+
+# ------------------------------------------------ rank correlation, directly
+def rc_pairs(labels, scores, ties="average"):
+    """RC from the pair rule: equal labels agree; tied scores with different
+    labels count 1/2 (average), 1 (optimistic), 0 (pessimistic)."""
+    n = len(labels)
+    if n < 2:
+        return math.nan
+    tie_value = {"average": 0.5, "optimistic": 1.0, "pessimistic": 0.0}[ties]
+    total = 0.0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if labels[i] == labels[j]:
+                total += 1.0
+            elif scores[i] == scores[j]:
+                total += tie_value
+            elif (labels[i] - labels[j]) * (scores[i] - scores[j]) > 0:
+                total += 1.0
+    return total / (n * (n - 1) / 2)
+
+
+def tau_k(pi, pi_l):
+    """Seed 004's tau_K with unit weights.
+
+    ``pi`` and ``pi_l`` map document -> position (1-based lists indexed by
+    document)."""
+    n = len(pi)
+    num = 0.0
+    pairs = 0
+    for u in range(n):
+        for v in range(u + 1, n):
+            s = (pi[u] - pi[v]) * (pi_l[u] - pi_l[v])
+            num += 1 + (s > 0) - (s < 0)
+            pairs += 1
+    return num / (2 * pairs)
+
+
+def rc_literal(ranked_labels):
+    """Seed 004's RC: max over all ideal orderings pi_l of tau_K(pi, pi_l).
+
+    Document d sits at position d + 1 of the model's list. Exponential in n:
+    tiny lists only."""
+    n = len(ranked_labels)
+    pi = list(range(1, n + 1))
+    best = -math.inf
+    for perm in itertools.permutations(range(n)):
+        labels_in_order = [ranked_labels[d] for d in perm]
+        if any(labels_in_order[i] < labels_in_order[i + 1] for i in range(n - 1)):
+            continue  # not an ideal ordering
+        pi_l = [0] * n
+        for position, d in enumerate(perm, start=1):
+            pi_l[d] = position
+        best = max(best, tau_k(pi, pi_l))
+    return best
+
+
+def kendall_tau_b(labels, scores):
+    """Kendall's tau-b by counting pairs."""
+    n = len(labels)
+    n0 = n * (n - 1) / 2
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            dx = labels[i] - labels[j]
+            dy = scores[i] - scores[j]
+            if dx == 0:
+                tied_x += 1
+            if dy == 0:
+                tied_y += 1
+            if dx * dy > 0:
+                concordant += 1
+            elif dx * dy < 0:
+                discordant += 1
+    denominator = math.sqrt((n0 - tied_x) * (n0 - tied_y))
+    if denominator == 0:
+        return math.nan
+    return (concordant - discordant) / denominator
+
+
+# --------------------------------------------------------- one query value
+def query_value(
+    metric,
+    labels,
+    scores,
+    *,
+    k=None,
+    ties="average",
+    gain="linear",
+    relevance_level=1,
+    R_given=None,
+    no_relevant="zero",
+    level="query",
+    method="rc",
+):
+    """Value of one query (labels/scores in any order), NaN if skipped/undefined."""
+    labels = tuple(float(x) for x in labels)
+    scores = tuple(float(x) for x in scores)
+    n = len(labels)
+
+    if metric == "rank_correlation":
+        if method == "kendall":
+            return kendall_tau_b(labels, scores)
+        return _expect(labels, scores, ties, agreement_of)
+
+    if metric in GAIN_METRICS:
+        no_rel = all(x == 0 for x in labels)
+    else:
+        R_in = sum(1 for x in labels if x >= relevance_level)
+        R = R_in if R_given is None else R_given
+        assert R >= R_in
+        no_rel = R == 0
+    if no_rel:
+        return {"zero": 0.0, "one": 1.0, "skip": math.nan}[no_relevant]
+
+    lv = relevance_level
+    if metric == "dcg":
+        f = lambda r: dcg_of(r, k, gain)  # noqa: E731
+    elif metric == "ndcg":
+        ideal = dcg_of(tuple(sorted(labels, reverse=True)), k, gain)
+        f = lambda r: dcg_of(r, k, gain) / ideal  # noqa: E731
+    elif metric == "cg":
+        f = lambda r: cg_of(r, k, gain)  # noqa: E731
+    elif metric == "mrr":
+        f = lambda r: rr_of(r, k, lv)  # noqa: E731
+    elif metric == "map":
+        f = lambda r: ap_of(r, k, lv, R)  # noqa: E731
+    elif metric == "precision":
+        f = lambda r: precision_of(r, k, lv)  # noqa: E731
+    elif metric == "recall":
+        f = lambda r: recall_of(r, k, lv, R)  # noqa: E731
+    elif metric == "f1":
+        f = lambda r: f1_of(r, k, lv, R)  # noqa: E731
+    elif metric == "recall_cap":
+        f = lambda r: recall_cap_of(r, k, lv, R)  # noqa: E731
+    elif metric == "hit_rate":
+        if level == "item":
+            f = lambda r: hit_item_of(r, k, lv)  # noqa: E731
+        else:
+            f = lambda r: hit_of(r, k, lv)  # noqa: E731
+    elif metric == "r_precision":
+        f = lambda r: r_precision_of(r, lv, R)  # noqa: E731
+    else:
+        raise ValueError(metric)
+    return _expect(labels, scores, ties, f)
+
+
+def _expect(labels, scores, ties, f):
+    return sum(p * f(r) for r, p in ranked_orderings(labels, scores, ties))
+
+
+# ------------------------------------------------------------- whole input
+def group_queries(y_true, y_score, qid=None, sample_weight=None):
+    """[(query id, labels, scores, weight)] in numpy.unique(qid) / row order."""
+    y_true = np.asarray(y_true, dtype=float)
+    y_score = np.asarray(y_score, dtype=float)
+    if y_true.ndim == 2:
+        out = []
+        for i in range(y_true.shape[0]):
+            w = 1.0 if sample_weight is None else float(sample_weight[i])
+            out.append((i, list(y_true[i]), list(y_score[i]), w))
+        return out
+    if qid is None:
+        qid = [0] * len(y_true)
+    qid = list(qid)
+    groups = {}
+    for i, q in enumerate(qid):
+        groups.setdefault(q, []).append(i)
+    out = []
+    for q in sorted(groups):
+        rows = groups[q]
+        w = 1.0 if sample_weight is None else float(sample_weight[rows[0]])
+        out.append((q, [float(y_true[i]) for i in rows], [float(y_score[i]) for i in rows], w))
+    return out
+
+
+def reference(
+    metric,
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    ties="average",
+    gain="linear",
+    relevance_level=1,
+    n_relevant=None,
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+    level="query",
+    method="rc",
+):
+    """Brute-force value of ``metric`` on the whole input, as the package returns it."""
+    values, weights = [], []
+    for q, labels, scores, w in group_queries(y_true, y_score, qid, sample_weight):
+        R_given = None if n_relevant is None else n_relevant.get(q)
+        v = query_value(
+            metric,
+            labels,
+            scores,
+            k=k,
+            ties=ties,
+            gain=gain,
+            relevance_level=relevance_level,
+            R_given=R_given,
+            no_relevant=no_relevant,
+            level=level,
+            method=method,
+        )
+        if metric == "hit_rate" and level == "item":
+            w = w * min(cutoff(k, len(labels)), len(labels))  # pooled mean
+        values.append(v)
+        weights.append(w)
+    if average is None:
+        return np.array(values, dtype=float)
+    num = den = 0.0
+    for v, w in zip(values, weights):
+        if not math.isnan(v) and w > 0:
+            num += w * v
+            den += w
+    return math.nan if den == 0 else num / den
+
+
+# --------------------------------------------------------- random inputs
+def random_case(
+    seed,
+    *,
+    max_queries=5,
+    max_docs=7,
+    score_values=(0, 1, 2),
+    label_values=(0, 0, 1, 2, 3),
+    string_qids=None,
+):
+    """A small random flat ranking with heavy ties, shuffled (interleaved) rows.
+
+    Returns ``(y_true, y_score, qid)`` as Python lists.
+    """
+    import random
+
+    rng = random.Random(seed)
+    n_queries = rng.randint(1, max_queries)
+    if string_qids is None:
+        string_qids = rng.random() < 0.5
+    ids = rng.sample(range(100), n_queries)
+    rows = []
+    for q in ids:
+        n = rng.randint(1, max_docs)
+        all_zero = rng.random() < 0.15
+        for _ in range(n):
+            label = 0 if all_zero else rng.choice(label_values)
+            rows.append((f"q{q:02d}" if string_qids else q, label, rng.choice(score_values)))
+    rng.shuffle(rows)
+    qid = [r[0] for r in rows]
+    y_true = [r[1] for r in rows]
+    y_score = [r[2] for r in rows]
+    return y_true, y_score, qid
