@@ -2,10 +2,8 @@
 
 import numpy as np
 
-from ._metric_values import Evaluation, compute_metrics
-from ._ranking import check_common_options, finish, rank_input
+from ._ranking import score_requests
 from ._registry import resolve_metric
-from ._validation import GAINS, check_n_relevant, check_option, check_relevance_level
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
@@ -70,29 +68,24 @@ def evaluate(
     resolved = [(name, *resolve_metric(name)) for name in metrics]
     if not resolved:
         raise ValueError("metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
-    check_common_options(ties, no_relevant, average)
-    check_option(gain, "gain", GAINS)
-    relevance_level = check_relevance_level(relevance_level)
     for name, metric, _ in resolved:
         if metric.unbounded and no_relevant == "one":
             raise ValueError(
                 f"no_relevant='one' is not available for {name!r}, which has no upper bound."
             )
-
-    rq = rank_input(y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight)
-    evaluation = Evaluation(
-        rq,
+    results, rq = score_requests(
+        y_true,
+        y_score,
+        [(name, metric.computation, k, metric.fixed_options) for name, metric, k in resolved],
+        qid=qid,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+        n_relevant=n_relevant,
         gain=gain,
         relevance_level=relevance_level,
-        n_relevant=check_n_relevant(n_relevant, rq.query_ids),
     )
-    all_values = compute_metrics(
-        evaluation, [(metric.computation, k, metric.fixed_options) for _, metric, k in resolved]
-    )
-    results = {
-        name: finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=name)
-        for (name, _, _), query_values in zip(resolved, all_values)
-    }
     if average is None:
         results["qid"] = np.asarray(rq.query_ids)
     return results

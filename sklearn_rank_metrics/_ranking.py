@@ -67,9 +67,38 @@ _PARAMETER_DOCS = {
 }
 
 
+def _parameter_list(*names, **replaced):
+    return "\n    ".join(replaced.get(name, "{" + name + "}") for name in names)
+
+
+_UNBOUNDED_NO_RELEVANT = """no_relevant : {"zero", "skip"}, default="zero"
+        Queries whose labels are all 0 score 0, or are left out of the mean."""
+_WHOLE_LIST_K = """k : None
+        Must be None; this metric sets its own cutoff per query."""
+_COMPOSITE_DOCS = {
+    "gain_parameters": _parameter_list(
+        "y_true", "y_score", "k", "qid", "gain", "ties", "no_relevant", "sample_weight", "average"
+    ),
+    "unbounded_parameters": _parameter_list(
+        "y_true", "y_score", "k", "qid", "gain", "ties", "no_relevant", "sample_weight", "average",
+        no_relevant=_UNBOUNDED_NO_RELEVANT,
+    ),
+    "binary_parameters": _parameter_list(
+        "y_true", "y_score", "k", "qid", "relevance_level", "ties", "no_relevant", "n_relevant",
+        "sample_weight", "average",
+    ),
+    "whole_list_binary_parameters": _parameter_list(
+        "y_true", "y_score", "k", "qid", "relevance_level", "ties", "no_relevant", "n_relevant",
+        "sample_weight", "average", k=_WHOLE_LIST_K,
+    ),
+}  # fmt: skip
+
+
 def _fill_docstring(function):
     """Substitute the shared parameter descriptions into a docstring."""
     doc = function.__doc__
+    for name, text in _COMPOSITE_DOCS.items():
+        doc = doc.replace("{" + name + "}", text)
     for name, text in _PARAMETER_DOCS.items():
         doc = doc.replace("{" + name + "}", text)
     function.__doc__ = doc
@@ -99,28 +128,28 @@ def finish(query_values, rq, *, no_relevant, average, metric_name):
     return average_queries(values, rq.query_weights, query_values.pool_weights, metric_name)
 
 
-def _score(
-    computation,
-    metric_name,
+def score_requests(
     y_true,
     y_score,
+    requests,
     *,
-    k,
     qid,
     ties,
     no_relevant,
     sample_weight,
     average,
     n_relevant=None,
-    allow_cutoff=True,
     gain="linear",
     relevance_level=1,
-    **metric_options,
 ):
+    """Validate, rank once, and compute every request ``(name, computation, k, options)``.
+
+    Returns ``({name: result}, ranked_queries)``. The public metrics send one
+    request, :func:`~sklearn_rank_metrics.evaluate` many.
+    """
     check_common_options(ties, no_relevant, average)
-    k = check_k(k, allow_cutoff=allow_cutoff, metric=metric_name)
-    relevance_level = check_relevance_level(relevance_level)
     check_option(gain, "gain", GAINS)
+    relevance_level = check_relevance_level(relevance_level)
     rq = rank_input(y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight)
     evaluation = Evaluation(
         rq,
@@ -128,8 +157,22 @@ def _score(
         relevance_level=relevance_level,
         n_relevant=check_n_relevant(n_relevant, rq.query_ids),
     )
-    [query_values] = compute_metrics(evaluation, [(computation, k, metric_options)])
-    return finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=metric_name)
+    all_values = compute_metrics(
+        evaluation, [(computation, k, options) for _, computation, k, options in requests]
+    )
+    results = {
+        name: finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=name)
+        for (name, _, _, _), query_values in zip(requests, all_values)
+    }
+    return results, rq
+
+
+def _score(computation, metric_name, y_true, y_score, *, k, allow_cutoff=True, **kwargs):
+    metric_options = {key: kwargs.pop(key) for key in ("level", "method") if key in kwargs}
+    k = check_k(k, allow_cutoff=allow_cutoff, metric=metric_name)
+    request = (metric_name, computation, k, metric_options)
+    results, _ = score_requests(y_true, y_score, [request], **kwargs)
+    return results[metric_name]
 
 
 def _reject_one_for_unbounded(no_relevant, metric_name):
@@ -140,19 +183,73 @@ def _reject_one_for_unbounded(no_relevant, metric_name):
         )
 
 
-@_fill_docstring
-def dcg_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    gain="linear",
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
+def _gain_metric(name, computation, doc, *, unbounded=False):
+    """A public DCG-family metric: labels are gains, no binary relevance."""
+
+    def metric(
+        y_true,
+        y_score,
+        *,
+        k=None,
+        qid=None,
+        gain="linear",
+        ties="average",
+        no_relevant="zero",
+        sample_weight=None,
+        average="mean",
+    ):
+        if unbounded:
+            _reject_one_for_unbounded(no_relevant, name)
+        return _score(
+            computation, name, y_true, y_score, k=k, qid=qid, ties=ties,
+            no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
+        )  # fmt: skip
+
+    parameters = "{unbounded_parameters}" if unbounded else "{gain_parameters}"
+    return _public(metric, name, doc, parameters)
+
+
+def _binary_metric(name, computation, doc, *, allow_cutoff=True):
+    """A public metric of binary relevance (label >= relevance_level)."""
+
+    def metric(
+        y_true,
+        y_score,
+        *,
+        k=None,
+        qid=None,
+        relevance_level=1,
+        ties="average",
+        no_relevant="zero",
+        n_relevant=None,
+        sample_weight=None,
+        average="mean",
+    ):
+        return _score(
+            computation, name, y_true, y_score, k=k, qid=qid, ties=ties,
+            no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
+            average=average, relevance_level=relevance_level, allow_cutoff=allow_cutoff,
+        )  # fmt: skip
+
+    parameters = "{binary_parameters}" if allow_cutoff else "{whole_list_binary_parameters}"
+    return _public(metric, name, doc, parameters)
+
+
+def _public(function, name, doc, parameters):
+    """Name a metric made by a factory and give it its docstring."""
+    function.__name__ = function.__qualname__ = name
+    head, examples = doc.split("    Examples\n    --------\n")
+    function.__doc__ = (
+        f"{head}    Parameters\n    ----------\n    {parameters}\n\n"
+        "    Returns\n    -------\n    {returns}\n\n"
+        f"    Examples\n    --------\n{examples}"
+    )
+    return _fill_docstring(function)
+
+
+dcg_score = _gain_metric(
+    "dcg_score",
+    "dcg",
     r"""Discounted cumulative gain at k (DCG@k).
 
     .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
@@ -163,49 +260,19 @@ def dcg_score(
     one whose labels are all 0; ``no_relevant="one"`` is an error, since DCG
     is unbounded.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {gain}
-    {ties}
-    no_relevant : {"zero", "skip"}, default="zero"
-        Queries whose labels are all 0 score 0, or are left out of the mean.
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import dcg_score
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
-    """
-    _reject_one_for_unbounded(no_relevant, "dcg_score")
-    return _score(
-        "dcg", "dcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
-    )  # fmt: skip
+    """,
+    unbounded=True,
+)
 
 
-@_fill_docstring
-def ndcg_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    gain="linear",
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
+ndcg_score = _gain_metric(
+    "ndcg_score",
+    "ndcg",
     r"""Normalized discounted cumulative gain at k (NDCG@k).
 
     .. math:: \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}
@@ -217,22 +284,6 @@ def ndcg_score(
     ``ignore_ties=False``). A query whose labels are all 0 has IDCG = 0: it
     scores 0 by default (as scikit-learn and trec_eval), see ``no_relevant``.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {gain}
-    {ties}
-    {no_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import ndcg_score
@@ -240,26 +291,13 @@ def ndcg_score(
     0.97778...
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
-    """
-    return _score(
-        "ndcg", "ndcg_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def cg_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    gain="linear",
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
+cg_score = _gain_metric(
+    "cg_score",
+    "cg",
     r"""Cumulative gain at k (CG@k): the sum of the gains of the top k.
 
     .. math:: \mathrm{CG@k} = \sum_{i=1}^{\min(k, n)} g(rel_i)
@@ -268,50 +306,19 @@ def cg_score(
     tie block straddling rank k contributes its mean gain per position
     inside. ``no_relevant="one"`` is an error, since CG is unbounded.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {gain}
-    {ties}
-    no_relevant : {"zero", "skip"}, default="zero"
-        Queries whose labels are all 0 score 0, or are left out of the mean.
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import cg_score
     >>> cg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=2)
     5.0
-    """
-    _reject_one_for_unbounded(no_relevant, "cg_score")
-    return _score(
-        "cg", "cg_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
-    )  # fmt: skip
+    """,
+    unbounded=True,
+)
 
 
-@_fill_docstring
-def mrr_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+mrr_score = _binary_metric(
+    "mrr_score",
+    "mrr",
     r"""Mean reciprocal rank at k (MRR@k).
 
     .. math:: \mathrm{RR@k} = \frac{1}{\mathrm{rank}_1} \text{ if } \mathrm{rank}_1 \le k
@@ -323,23 +330,6 @@ def mrr_score(
     document at all follows ``no_relevant``. Under ``ties="average"`` this
     is the exact expectation of ``1/rank_1`` over the orderings of ties.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     Three queries whose first relevant documents rank 2, 1 and 5:
@@ -349,28 +339,13 @@ def mrr_score(
     >>> y_score = [[5, 4, 3, 2, 1]] * 3
     >>> mrr_score(y_true, y_score, k=5)   # (1/2 + 1 + 1/5) / 3
     0.56666...
-    """
-    return _score(
-        "mrr", "mrr_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def map_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+map_score = _binary_metric(
+    "map_score",
+    "map",
     r"""Mean average precision at k (MAP@k); one query's value is AP@k.
 
     .. math:: \mathrm{AP@k} = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{P@i} \cdot rel_i
@@ -381,23 +356,6 @@ def map_score(
     the top k instead, as some tutorials do, rewards cutting a list short.)
     Under ``ties="average"`` this is the exact expected AP.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     Relevant documents at ranks 1, 3 and 5:
@@ -405,28 +363,13 @@ def map_score(
     >>> from sklearn_rank_metrics import map_score
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # (1 + 2/3 + 3/5) / 3
     0.75555...
-    """
-    return _score(
-        "map", "map_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def precision_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+precision_at_k_score = _binary_metric(
+    "precision_at_k_score",
+    "precision",
     r"""Precision at k (P@k): the share of the top k that is relevant.
 
     .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant in the top } k\}}{k}
@@ -434,50 +377,18 @@ def precision_at_k_score(
     The denominator is k even when the list is shorter (trec_eval's
     ``P_k``, ranx); with ``k=None`` it is the list length.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import precision_at_k_score
     >>> precision_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=2)
     0.5
-    """
-    return _score(
-        "precision", "precision_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def recall_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+recall_at_k_score = _binary_metric(
+    "recall_at_k_score",
+    "recall",
     r"""Recall at k: the share of a query's relevant documents in the top k.
 
     .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant in the top } k\}}{R}
@@ -485,50 +396,18 @@ def recall_at_k_score(
     R is the query's total number of relevant documents (in the list, or
     ``n_relevant``), as trec_eval's ``recall_k``.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import recall_at_k_score
     >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.66666...
-    """
-    return _score(
-        "recall", "recall_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def f1_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+f1_at_k_score = _binary_metric(
+    "f1_at_k_score",
+    "f1",
     r"""F1 at k: the harmonic mean of P@k and Recall@k.
 
     .. math:: \mathrm{F1@k} = \frac{2\, \mathrm{P@k}\, \mathrm{Recall@k}}
@@ -539,73 +418,24 @@ def f1_at_k_score(
     documents; 0 when no relevant document is in the top k. Linear in the
     hits, so the tie-averaged value is exact.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import f1_at_k_score
     >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
     0.66666...
-    """
-    return _score(
-        "f1", "f1_at_k_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
-@_fill_docstring
-def recall_cap_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+recall_cap_score = _binary_metric(
+    "recall_cap_score",
+    "recall_cap",
     r"""Capped recall at k (R_cap@k), as in BEIR and MTEB.
 
     .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant in the top } k\}}{\min(k, R)}
 
     Unlike recall, a query with more than k relevant documents can reach 1.
     With ``k=None``, k is the list length.
-
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
 
     Examples
     --------
@@ -614,12 +444,8 @@ def recall_cap_score(
     >>> from sklearn_rank_metrics import recall_cap_score
     >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
     1.0
-    """
-    return _score(
-        "recall_cap", "recall_cap_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level,
-    )  # fmt: skip
+    """,
+)
 
 
 @_fill_docstring
@@ -686,20 +512,9 @@ def hit_rate_score(
     )  # fmt: skip
 
 
-@_fill_docstring
-def r_precision_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+r_precision_score = _binary_metric(
+    "r_precision_score",
+    "r_precision",
     r"""R-precision: precision at rank R, the query's number of relevant documents.
 
     .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant in the top } R\}}{R}
@@ -707,35 +522,14 @@ def r_precision_score(
     as trec_eval's ``Rprec``. R counts ``n_relevant`` where given; it
     compares whole lists, so only ``k=None`` is accepted.
 
-    Parameters
-    ----------
-    {y_true}
-    {y_score}
-    k : None
-        Must be None; R-precision sets its own cutoff per query.
-    {qid}
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
-
-    Returns
-    -------
-    {returns}
-
     Examples
     --------
     >>> from sklearn_rank_metrics import r_precision_score
     >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
     0.66666...
-    """
-    return _score(
-        "r_precision", "r_precision_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level, allow_cutoff=False,
-    )  # fmt: skip
+    """,
+    allow_cutoff=False,
+)
 
 
 @_fill_docstring
