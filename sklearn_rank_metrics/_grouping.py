@@ -35,6 +35,20 @@ def factorize_numeric(qid):
     return codes.astype(np.intp, copy=False), np.asarray(uniques)
 
 
+def factorize_strings(qid):
+    """``(codes, uniques)`` for a NumPy string array, uniques sorted.
+
+    pandas hashes strings, much faster than NumPy's sort of them.
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        uniques, codes = np.unique(qid, return_inverse=True)
+        return codes.reshape(-1), uniques
+    codes, uniques = pd.factorize(qid, sort=True)
+    return codes.astype(np.intp, copy=False), np.asarray(uniques, dtype=qid.dtype)
+
+
 def factorize_object(qid):
     """``(codes, uniques)`` for an object array of query ids, uniques unsorted.
 

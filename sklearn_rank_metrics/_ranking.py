@@ -51,7 +51,8 @@ _PARAMETER_DOCS = {
     "n_relevant": """n_relevant : mapping of query id to int, default=None
         Total number of relevant documents of each query, for retrieval runs
         whose lists miss some of them (they rank after the whole list).
-        Queries absent from the mapping use the count in their list.""",
+        Queries absent from the mapping use the count in their list. With
+        2-D input the query ids are the row indices.""",
     "sample_weight": """sample_weight : array-like, default=None
         Weights of the queries in the mean: one per row for 2-D input; for
         1-D input one per document, equal within each query. Ignored with

@@ -114,8 +114,9 @@ def _factorize_qid(qid):
 
         return factorize_numeric(qid)
     if qid.dtype.kind == "U":
-        uniques, codes = np.unique(qid, return_inverse=True)
-        return codes.reshape(-1), uniques
+        from ._grouping import factorize_strings
+
+        return factorize_strings(qid)
     # Object arrays (pandas string columns): factorize first, then check the
     # types of the few unique values instead of every document.
     from ._grouping import factorize_object, sort_factorization
