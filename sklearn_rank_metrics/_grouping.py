@@ -107,21 +107,30 @@ def _bits_for(count):
     return max(1, int(count - 1).bit_length())
 
 
+_BLOCK = 1 << 20  # rows per block of the blockwise loops below
+
+
 def _collisions(sorted_keys, shift):
     """``collide[i]``: sorted keys ``i`` and ``i + 1`` agree above bit ``shift``.
 
     Two keys agree above ``shift`` iff their XOR, read unsigned, is below
-    ``2**shift``; one temporary instead of two shifted copies.
+    ``2**shift``. Computed block by block so the temporary stays small.
     """
-    xor = np.bitwise_xor(sorted_keys[1:], sorted_keys[:-1])
-    return xor.view(np.uint64) < np.uint64(1 << shift)
+    n_pairs = max(sorted_keys.shape[0] - 1, 0)
+    collide = np.empty(n_pairs, dtype=bool)
+    xor = np.empty(min(n_pairs, _BLOCK), dtype=np.int64)
+    for first in range(0, n_pairs, _BLOCK):
+        last = min(first + _BLOCK, n_pairs)
+        part = xor[: last - first]
+        np.bitwise_xor(sorted_keys[first + 1 : last + 1], sorted_keys[first:last], out=part)
+        np.less(part.view(np.uint64), np.uint64(1 << shift), out=collide[first:last])
+    return collide
 
 
 def _add_row_index(keys):
     """``keys += arange(len(keys))``, in blocks to avoid a full temporary."""
-    block = 1 << 20
-    for first in range(0, keys.shape[0], block):
-        part = keys[first : first + block]
+    for first in range(0, keys.shape[0], _BLOCK):
+        part = keys[first : first + _BLOCK]
         part += np.arange(first, first + part.shape[0], dtype=np.int64)
 
 
@@ -203,8 +212,9 @@ def rank_order(ranking_input, ties):
         label_key = ranking_input.y_true
 
     n_queries = ranking_input.query_ids.shape[0]
-    run_starts = np.flatnonzero(np.diff(codes, prepend=-1))
-    if run_starts.shape[0] == n_queries:
+    changes = codes[1:] != codes[:-1]
+    if np.count_nonzero(changes) + 1 == n_queries:
+        run_starts = np.append(0, np.flatnonzero(changes) + 1)
         # Every query's rows are contiguous: one sort by (query, score),
         # packing each row's offset inside its query.
         sizes = np.diff(np.append(run_starts, n))

@@ -251,9 +251,11 @@ def _discordant_and_label_ties_by_value(label_rank, chunk, n_values):
     larger_than = np.cumsum(histogram[:, ::-1], axis=1)[:, ::-1] - histogram
     counted = np.zeros(label_rank.shape[0], dtype=np.int64)
     carried = np.zeros(chunk.n_queries, dtype=np.int64)
+    # int32 running counts: a chunk holds well under 2**31 documents.
+    through = np.empty(label_rank.shape[0], dtype=np.int32)
     for value in range(n_values - 1):
-        through = np.cumsum(label_rank == value)
-        counted += through * (label_rank > value)
+        np.cumsum(label_rank == value, out=through)
+        counted += np.where(label_rank > value, through, 0)
         # documents of value v ranked in earlier queries, counted by each larger one
         before_query = through[first_row] - (label_rank[first_row] == value)
         carried += before_query * larger_than[:, value]
@@ -284,8 +286,8 @@ def pairwise_counts(chunk, block_ptr):
     ``tied_label`` and ``tied_both``. Concordant pairs are the rest:
     ``pairs - discordant - tied_score - tied_label + tied_both``.
     """
-    codes, label_values = chunk.label_histogram_codes
-    label_rank = codes[chunk.order]
+    label_values = chunk.label_histogram_codes[1]
+    label_rank = chunk.ranked_codes
     has_ties = block_ptr is not None
     if has_ties:
         block_size = np.diff(block_ptr)

@@ -49,24 +49,30 @@ def _chunk_head(chunk, cache, k):
     return _cached(cache, ("head", k), lambda: chunk.head(_chunk_cutoffs(chunk, k)))
 
 
+def _whole_list_key(chunk, k):
+    """None when ``k`` covers every list of the chunk, so such heads are shared."""
+    return None if k is None or k >= chunk.query_sizes.max() else k
+
+
 def _chunk_cutoffs(chunk, k):
     if k is None:
         return chunk.query_sizes.astype(np.int64)
     return np.full(chunk.n_queries, k, dtype=np.int64)
 
 
-def _chunk_block_sum(chunk, cache, k, name, values):
-    """Sum of the input-order ``values`` over the head blocks (shared in the chunk)."""
+def _chunk_block_sum(chunk, cache, k, name, per_label):
+    """Sum of a per-label quantity over the head blocks (shared in the chunk)."""
+    k = _whole_list_key(chunk, k)
     head = _chunk_head(chunk, cache, k)
-    return _cached(cache, ("block_sum", k, name), lambda: head.block_sum(values)), head
+    return _cached(cache, ("block_sum", k, name), lambda: head.block_sum(per_label)), head
 
 
 def _chunk_block_relevant(chunk, evaluation, cache, k):
-    return _chunk_block_sum(chunk, cache, k, "relevant", evaluation.relevant_rows)
+    return _chunk_block_sum(chunk, cache, k, "relevant", evaluation.relevant_labels)
 
 
 def _gain_at_k(chunk, evaluation, cache, k, discounted):
-    block_gain, head = _chunk_block_sum(chunk, cache, k, "gain", evaluation.row_gain)
+    block_gain, head = _chunk_block_sum(chunk, cache, k, "gain", evaluation.label_gain)
     return _kernels.expected_gain_at_k(head, block_gain, discounted=discounted)
 
 
@@ -93,9 +99,15 @@ def _precision_sum(chunk, evaluation, cache, k, _):
 def _hits_at_r(chunk, evaluation, cache, k, _):
     # R-precision's cutoff is each query's number of relevant documents.
     cutoffs = evaluation.total_relevant[chunk.start : chunk.stop].astype(np.int64)
+    if chunk.blocks_are_rows:
+        # Single-document blocks: count relevant documents ranked above R
+        # in the whole-list head that other metrics share.
+        block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, None)
+        inside = head.offset < cutoffs[head.query]
+        return np.bincount(head.query, weights=block_relevant * inside, minlength=chunk.n_queries)
     head = chunk.head(cutoffs)
     return _kernels.expected_gain_at_k(
-        head, head.block_sum(evaluation.relevant_rows), discounted=False
+        head, head.block_sum(evaluation.relevant_labels), discounted=False
     )
 
 
@@ -144,17 +156,20 @@ class Evaluation:
 
     # ------------------------------------------------------- order-free totals
     @property
-    def relevant_rows(self):
-        """Whether every input row is relevant (label >= relevance_level)."""
-        level = self.relevance_level
-        return self._total("relevant_rows", lambda: self.rq.y_true >= level)
+    def relevant_labels(self):
+        """1.0 for each label value that is relevant (>= relevance_level), else 0.0."""
+        values = self.rq.label_histogram_codes[1]
+        return self._total(
+            "relevant_labels", lambda: (values >= self.relevance_level).astype(np.float64)
+        )
 
     @property
-    def row_gain(self):
-        """Gain of every input row."""
+    def label_gain(self):
+        """Gain of each label value."""
+        values = self.rq.label_histogram_codes[1]
         if self.gain == "exponential":
-            return self._total("row_gain", lambda: np.exp2(self.rq.y_true) - 1.0)
-        return self.rq.y_true
+            return self._total("label_gain", lambda: np.exp2(values) - 1.0)
+        return values
 
     @property
     def total_relevant(self):
@@ -188,10 +203,8 @@ class Evaluation:
         """Ideal DCG@k of every query."""
 
         def compute():
-            values = self.rq.label_histogram_codes[1]
-            gain_of_label = np.exp2(values) - 1.0 if self.gain == "exponential" else values
             return _kernels.ideal_gain_at_k(
-                self.rq, gain_of_label, self.rq.cutoffs(k), discounted=True
+                self.rq, self.label_gain, self.rq.cutoffs(k), discounted=True
             )
 
         return self._total(("ideal", k), compute)
@@ -202,13 +215,8 @@ class Evaluation:
         todo = [q for q in dict.fromkeys(quantities) if q not in self._ranked]
         if not todo:
             return
-        # Order-free inputs of the kernels, summed once before chunks share them.
-        if any(kind != "gain_at_k" and kind != "pairs" for kind, _, _ in todo):
-            _ = self.relevant_rows, self.total_relevant
-        if any(kind == "gain_at_k" for kind, _, _ in todo):
-            self.row_gain
-        if any(kind == "pairs" for kind, _, _ in todo):
-            _ = self.rq.label_histogram_codes
+        # Order-free inputs of the kernels, computed once before chunks share them.
+        _ = self.relevant_labels, self.label_gain, self.total_relevant
 
         def compute_chunk(chunk):
             cache = {}

@@ -74,7 +74,7 @@ class Head:
     offset: np.ndarray
     size: object
     inside: object
-    _rows: np.ndarray  # blocks are rows: input row of every head block
+    _positions: np.ndarray | None  # blocks are rows: ranked position, None for all
     _blocks: np.ndarray | None  # tie blocks: index of every head block
     _rq: object
     _query_starts: np.ndarray | None = None
@@ -85,16 +85,19 @@ class Head:
             self._query_starts = np.flatnonzero(np.diff(self.query, prepend=-1))
         return self._query_starts
 
-    def block_sum(self, values):
-        """Sum ``values`` (one per input row, input order) over each head block."""
-        if self._blocks is None:
-            return values[self._rows].astype(np.float64, copy=False)
-        return self._rq.sum_over_tie_blocks(values)[self._blocks]
+    def block_sum(self, per_label):
+        """Sum over each head block of a per-label-value quantity.
 
-    def take(self, attribute, index):
-        """``attribute[index]`` for an array attribute, the scalar itself otherwise."""
-        value = getattr(self, attribute)
-        return value[index] if isinstance(value, np.ndarray) else value
+        ``per_label[v]`` is the quantity (relevance, gain) of label value
+        ``v`` of ``label_histogram_codes``; looking it up from the ranked
+        label codes replaces a random gather from an input-length array.
+        """
+        if self._blocks is not None:
+            return self._rq.sum_over_tie_blocks(per_label)[self._blocks]
+        codes = self._rq.ranked_codes
+        if self._positions is not None:
+            codes = codes[self._positions]
+        return per_label[codes]
 
 
 # Kernels run on chunks of whole queries of about this many documents, so
@@ -258,6 +261,11 @@ class QueryChunk:
         return self.parent.y_true[self.order]
 
     @cached_property
+    def ranked_codes(self):
+        """Label codes (see ``label_histogram_codes``) in ranked order."""
+        return self.parent.label_histogram_codes[0][self.order]
+
+    @cached_property
     def row_query(self):
         """Query index (within the chunk) of every ranked document."""
         return np.repeat(np.arange(self.n_queries), self.query_sizes)
@@ -289,12 +297,12 @@ class QueryChunk:
             return True
         return self.score_tie_ptr.shape[0] - 1 == self.n_documents
 
-    def sum_over_tie_blocks(self, values):
-        """Sum of input-order ``values`` over each tie block (memoized)."""
-        key = id(values)
+    def sum_over_tie_blocks(self, per_label):
+        """Sum of a per-label-value quantity over each tie block (memoized)."""
+        key = id(per_label)
         if key not in self._tie_sums:
-            ranked = values[self.order].astype(np.float64, copy=False)
-            self._tie_sums[key] = (values, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
+            ranked = per_label[self.ranked_codes]
+            self._tie_sums[key] = (per_label, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
         return self._tie_sums[key][1]
 
     def head(self, cutoffs):
@@ -302,15 +310,14 @@ class QueryChunk:
         if self.blocks_are_rows:
             if (cutoffs >= self.query_sizes).all():
                 return Head(
-                    self.row_query, self.row_offset, 1, 1, self.order, None, self,
-                    self.query_ptr[:-1],
+                    self.row_query, self.row_offset, 1, 1, None, None, self, self.query_ptr[:-1]
                 )  # fmt: skip
             lengths = np.minimum(cutoffs, self.query_sizes)
             query = np.repeat(np.arange(self.n_queries), lengths)
             offset = segment_ranks(lengths)
-            rows = self.order[self.query_ptr[query] + offset]
+            positions = self.query_ptr[query] + offset
             starts = (np.cumsum(lengths) - lengths)[lengths > 0]
-            return Head(query, offset, 1, 1, rows, None, self, starts)
+            return Head(query, offset, 1, 1, positions, None, self, starts)
         block_start = self.score_tie_ptr[:-1]
         block_query = self.row_query[block_start]
         offset = block_start - self.query_ptr[block_query]
