@@ -1,0 +1,313 @@
+"""Tests for make_rank_scorer and make_rank_scorers."""
+
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import sklearn
+from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
+from sklearn.model_selection import cross_validate
+
+from sklearn_rank_metrics import (
+    QueryKFold,
+    QueryRanker,
+    hit_rate_score,
+    make_rank_scorer,
+    make_rank_scorers,
+    map_score,
+    mrr_score,
+    ndcg_score,
+    rank_correlation_score,
+)
+from sklearn_rank_metrics.datasets import make_ranking
+
+
+@pytest.fixture
+def routing():
+    """Metadata routing on for one test only: the global config must not leak."""
+    with sklearn.config_context(enable_metadata_routing=True):
+        yield
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_ranking(
+        n_queries=20, docs_per_query=(3, 10), n_features=4, interleave=True, random_state=0
+    )
+
+
+@pytest.fixture(scope="module")
+def ridge(data):
+    X, y, _ = data
+    return Ridge().fit(X, y)
+
+
+# --------------------------------------------------------------------------
+# Names, options and the numbers they give
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, metric, options",
+    [
+        ("ndcg@10", ndcg_score, {"k": 10}),
+        ("ndcg", ndcg_score, {}),
+        ("map@5", map_score, {"k": 5}),
+        ("ap@5", map_score, {"k": 5}),
+        ("mrr@3", mrr_score, {"k": 3}),
+        ("hit_rate_item@3", hit_rate_score, {"k": 3, "level": "item"}),
+        ("kendall", rank_correlation_score, {"method": "kendall"}),
+    ],
+)
+def test_named_scorer_equals_metric_on_predictions(data, ridge, name, metric, options):
+    X, y, qid = data
+    expected = metric(y, ridge.predict(X), qid=qid, **options)
+    assert make_rank_scorer(name)(ridge, X, y, qid=qid) == expected
+
+
+def test_metric_options_reach_the_metric(data, ridge):
+    X, y, qid = data
+    scorer = make_rank_scorer("ndcg@5", gain="exponential", ties="pessimistic")
+    expected = ndcg_score(
+        y, ridge.predict(X), qid=qid, k=5, gain="exponential", ties="pessimistic"
+    )
+    assert scorer(ridge, X, y, qid=qid) == expected
+    assert make_rank_scorer("ndcg", k=5)(ridge, X, y, qid=qid) == make_rank_scorer("ndcg@5")(
+        ridge, X, y, qid=qid
+    )
+
+
+def test_metric_function_and_greater_is_better(data, ridge):
+    X, y, qid = data
+    gain = make_rank_scorer(map_score, k=3)
+    loss = make_rank_scorer(map_score, k=3, greater_is_better=False)
+    expected = map_score(y, ridge.predict(X), qid=qid, k=3)
+    assert gain(ridge, X, y, qid=qid) == expected
+    assert loss(ridge, X, y, qid=qid) == -expected
+
+
+def test_sample_weight_weighs_queries(data, ridge):
+    X, y, qid = data
+    weights = (qid % 3 + 1).astype(float)
+    scorer = make_rank_scorer("ndcg@5")
+    expected = ndcg_score(y, ridge.predict(X), qid=qid, k=5, sample_weight=weights)
+    assert scorer(ridge, X, y, qid=qid, sample_weight=weights) == expected
+
+
+def test_repr_shows_how_the_scorer_was_made():
+    assert repr(make_rank_scorer("ndcg@10")) == "make_rank_scorer('ndcg@10')"
+    assert (
+        repr(make_rank_scorer(map_score, k=3, qid_column="qid", greater_is_better=False))
+        == "make_rank_scorer(map_score, k=3, qid_column='qid', greater_is_better=False)"
+    )
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        (("ndcg@10",), {"k": 5}, ValueError, "k is already set by the name 'ndcg@10'"),
+        (("hit_rate_item@3",), {"level": "query"}, ValueError, "level is already set"),
+        (("ndcg@10",), {"qid": [1, 2]}, TypeError, "qid cannot be fixed in a scorer"),
+        (("ndcg@10",), {"sample_weight": [1.0]}, TypeError, "sample_weight cannot be fixed"),
+        (("ndcg@10",), {"relevance_level": 2}, TypeError, "unexpected option.*'relevance_level'"),
+        (("ndcg@10",), {"average": None}, ValueError, "average must be 'mean'"),
+        (("map@10",), {"greater_is_better": False}, ValueError, "better when higher"),
+        (("nDCG@ten",), {}, ValueError, "cutoff in 'nDCG@ten' must be a positive int"),
+        (("ndgc@10",), {}, ValueError, "Did you mean 'ndcg'"),
+        ((3,), {}, TypeError, "metric must be a metric name such as 'ndcg@10'"),
+        ((lambda y_true, y_score: 0.0,), {}, TypeError, "must accept qid="),
+    ],
+)
+def test_invalid_arguments_name_the_problem(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_rank_scorer(*args, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# Never one big query
+# --------------------------------------------------------------------------
+
+
+def test_missing_qid_raises_with_both_fixes(data, ridge):
+    X, y, _ = data
+    with pytest.raises(ValueError) as error:
+        make_rank_scorer("ndcg@10")(ridge, X, y)
+    message = str(error.value)
+    assert "needs the query id of every row" in message
+    assert "sklearn.set_config(enable_metadata_routing=True)" in message
+    assert "fit(X, y, qid=qid)" in message
+    assert "qid_column" in message
+
+
+def test_missing_qid_with_routing_on_says_qid_did_not_arrive(data, ridge, routing):
+    X, y, _ = data
+    with pytest.raises(ValueError, match="routing is enabled, but qid did not arrive here"):
+        make_rank_scorer("ndcg@10")(ridge, X, y)
+
+
+def test_qid_of_wrong_length_is_an_error(data, ridge):
+    X, y, qid = data
+    with pytest.raises(ValueError, match="one query id per row of X"):
+        make_rank_scorer("ndcg@10")(ridge, X, y, qid=qid[:-1])
+
+
+def test_qid_and_qid_column_together_are_an_error(data, ridge):
+    X, y, qid = data
+    with pytest.raises(ValueError, match="got query ids twice"):
+        make_rank_scorer("ndcg@10", qid_column=0)(ridge, X, y, qid=qid)
+
+
+# --------------------------------------------------------------------------
+# The query id as a column of X
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("container", ["array", "sparse", "frame_by_name", "frame_by_position"])
+def test_qid_column_path(data, container):
+    X, y, qid = data
+    X_with_qid = np.column_stack([X[:, :2], qid, X[:, 2:]])  # qid at position 2
+    qid_column = 2
+    if container == "sparse":
+        X_with_qid = sp.csr_matrix(X_with_qid)
+    elif container.startswith("frame"):
+        pd = pytest.importorskip("pandas")
+        X_with_qid = pd.DataFrame(X_with_qid, columns=["a", "b", "query", "c", "d"])
+        qid_column = "query" if container == "frame_by_name" else 2
+    ranker = QueryRanker(Ridge(), qid_column=qid_column).fit(X_with_qid, y)
+    assert ranker.estimator_.n_features_in_ == X.shape[1]  # the model never saw qid
+    scorer = make_rank_scorer("ndcg@5", qid_column=qid_column)
+    expected = make_rank_scorer("ndcg@5")(Ridge().fit(X, y), X, y, qid=qid)
+    assert scorer(ranker, X_with_qid, y) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "qid_column, match",
+    [(9, "out of range"), ("query", "X has no column names"), (1.5, "must be a column position")],
+)
+def test_bad_qid_column(data, ridge, qid_column, match):
+    X, y, _ = data
+    with pytest.raises((ValueError, TypeError), match=match):
+        make_rank_scorer("ndcg@10", qid_column=qid_column)(ridge, X, y)
+
+
+# --------------------------------------------------------------------------
+# Classifiers used pointwise
+# --------------------------------------------------------------------------
+
+
+def test_binary_classifier_is_scored_by_positive_class_probability(data):
+    X, y, qid = data
+    relevant = (y >= 3).astype(int)
+    classifier = LogisticRegression().fit(X, relevant)
+    expected = mrr_score(relevant, classifier.predict_proba(X)[:, 1], qid=qid, k=5)
+    assert make_rank_scorer("mrr@5")(classifier, X, relevant, qid=qid) == expected
+
+
+def test_graded_classifier_is_scored_by_expected_grade(data):
+    X, y, qid = data
+    classifier = LogisticRegression(max_iter=1000).fit(X, y)
+    expected_grade = classifier.predict_proba(X) @ classifier.classes_
+    expected = ndcg_score(y, expected_grade, qid=qid, k=5)
+    assert make_rank_scorer("ndcg@5")(classifier, X, y, qid=qid) == pytest.approx(expected)
+    # The wrapper ranks by the same expected grade.
+    ranker = QueryRanker(LogisticRegression(max_iter=1000)).fit(X, y)
+    np.testing.assert_allclose(ranker.predict(X), expected_grade)
+
+
+def test_graded_classifier_with_text_labels_is_a_type_error(data):
+    X, y, qid = data
+    labels = np.array(["bad", "fair", "good", "great", "perfect"])[y]
+    classifier = LogisticRegression(max_iter=1000).fit(X, labels)
+    with pytest.raises(TypeError, match="needs numeric class labels"):
+        make_rank_scorer("ndcg@5")(classifier, X, y, qid=qid)
+
+
+# --------------------------------------------------------------------------
+# Metadata routing
+# --------------------------------------------------------------------------
+
+
+def test_scorer_requests_qid_by_default():
+    request = make_rank_scorer("ndcg@10").get_metadata_routing()
+    assert request.score.requests == {"qid": True, "sample_weight": None}
+
+
+def test_set_score_request_changes_the_request(routing):
+    scorer = make_rank_scorer("ndcg@10").set_score_request(sample_weight=True)
+    assert scorer.get_metadata_routing().score.requests == {"qid": True, "sample_weight": True}
+    scorer.set_score_request(qid="query_ids")
+    assert scorer.get_metadata_routing().score.requests["qid"] == "query_ids"
+    with pytest.raises(ValueError, match="alias"):
+        scorer.set_score_request(qid="not an identifier")
+
+
+def test_set_score_request_needs_routing():
+    with pytest.raises(RuntimeError, match="enable_metadata_routing=True"):
+        make_rank_scorer("ndcg@10").set_score_request(qid=True)
+
+
+def test_routed_sample_weight_and_qid_reach_each_fold(data, routing):
+    X, y, qid = data
+    weights = (qid % 3 + 1).astype(float)
+    scorer = make_rank_scorer("ndcg@5").set_score_request(sample_weight=True)
+    model = LinearRegression().set_fit_request(sample_weight=False)  # weights for scoring only
+    results = cross_validate(
+        model,
+        X,
+        y,
+        cv=QueryKFold(3),
+        scoring=scorer,
+        params={"qid": qid, "sample_weight": weights},
+        return_estimator=True,
+        return_indices=True,
+    )
+    for fitted, test, score in zip(
+        results["estimator"], results["indices"]["test"], results["test_score"]
+    ):
+        expected = ndcg_score(
+            y[test], fitted.predict(X[test]), qid=qid[test], k=5, sample_weight=weights[test]
+        )
+        assert score == expected
+
+
+def test_scorer_pickles(data, ridge):
+    X, y, qid = data
+    scorer = make_rank_scorer("ndcg@5", gain="exponential", qid_column=None)
+    restored = pickle.loads(pickle.dumps(scorer))
+    assert restored(ridge, X, y, qid=qid) == scorer(ridge, X, y, qid=qid)
+    assert restored.get_metadata_routing().score.requests == {"qid": True, "sample_weight": None}
+
+
+# --------------------------------------------------------------------------
+# make_rank_scorers
+# --------------------------------------------------------------------------
+
+
+def test_make_rank_scorers_keeps_order_and_hands_options_to_those_that_take_them(data, ridge):
+    X, y, qid = data
+    scorers = make_rank_scorers(["ndcg@5", "map@5", "mrr"], gain="exponential", relevance_level=2)
+    assert list(scorers) == ["ndcg@5", "map@5", "mrr"]
+    y_score = ridge.predict(X)
+    assert scorers["ndcg@5"](ridge, X, y, qid=qid) == ndcg_score(
+        y, y_score, qid=qid, k=5, gain="exponential"
+    )
+    assert scorers["map@5"](ridge, X, y, qid=qid) == map_score(
+        y, y_score, qid=qid, k=5, relevance_level=2
+    )
+    assert make_rank_scorers("ndcg@3").keys() == {"ndcg@3"}
+
+
+@pytest.mark.parametrize(
+    "metrics, kwargs, error, match",
+    [
+        ([], {}, ValueError, "metrics is empty"),
+        (["ndcg@5", "ndcg@5"], {}, ValueError, "names a metric twice"),
+        ([ndcg_score], {}, TypeError, "takes metric names"),
+        (["ndcg@5"], {"k": 3}, TypeError, "give each metric its cutoff in its name"),
+        (["ndcg@5", "map@5"], {"colour": "red"}, TypeError, "no metric of .* takes the option"),
+    ],
+)
+def test_make_rank_scorers_errors(metrics, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        make_rank_scorers(metrics, **kwargs)
