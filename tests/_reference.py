@@ -243,7 +243,6 @@ def query_value(
     """Value of one query (labels/scores in any order), NaN if skipped/undefined."""
     labels = tuple(float(x) for x in labels)
     scores = tuple(float(x) for x in scores)
-    n = len(labels)
 
     if metric == "rank_correlation":
         if method == "kendall":

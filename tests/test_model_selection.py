@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-import sklearn
 from sklearn.model_selection import KFold
 
 from sklearn_rank_metrics import QueryKFold, QueryShuffleSplit
@@ -13,13 +12,6 @@ SPLITTERS = [
     QueryKFold(n_splits=3, shuffle=True, random_state=0),
     QueryShuffleSplit(n_splits=4, test_size=0.25, random_state=0),
 ]
-
-
-@pytest.fixture
-def routing():
-    """Metadata routing on for one test only: the global config must not leak."""
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
 
 
 def interleaved_qid(n_queries=25, seed=0, as_text=False):

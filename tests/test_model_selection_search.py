@@ -65,13 +65,6 @@ ESTIMATORS = {
 }
 
 
-@pytest.fixture
-def routing():
-    """Metadata routing on for one test only: the global config must not leak."""
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
-
-
 @pytest.fixture(scope="module")
 def data():
     return make_ranking(

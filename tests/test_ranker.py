@@ -13,13 +13,6 @@ from sklearn_rank_metrics import QueryKFold, QueryRanker, make_rank_scorer, map_
 from sklearn_rank_metrics.datasets import make_ranking
 
 
-@pytest.fixture
-def routing():
-    """Metadata routing on for one test only: the global config must not leak."""
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
-
-
 @pytest.fixture(scope="module")
 def data():
     return make_ranking(

@@ -5,7 +5,6 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
-import sklearn
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.model_selection import cross_validate
 
@@ -21,13 +20,6 @@ from sklearn_rank_metrics import (
     rank_correlation_score,
 )
 from sklearn_rank_metrics.datasets import make_ranking
-
-
-@pytest.fixture
-def routing():
-    """Metadata routing on for one test only: the global config must not leak."""
-    with sklearn.config_context(enable_metadata_routing=True):
-        yield
 
 
 @pytest.fixture(scope="module")
