@@ -401,3 +401,23 @@ def random_case(
     y_true = [r[1] for r in rows]
     y_score = [r[2] for r in rows]
     return y_true, y_score, qid
+
+
+def package_functions():
+    """The package's public metric functions, by the metric names used here."""
+    import sklearn_rank_metrics as srm
+
+    return {
+        "dcg": srm.dcg_score,
+        "ndcg": srm.ndcg_score,
+        "cg": srm.cg_score,
+        "mrr": srm.mrr_score,
+        "map": srm.map_score,
+        "precision": srm.precision_at_k_score,
+        "recall": srm.recall_at_k_score,
+        "f1": srm.f1_at_k_score,
+        "recall_cap": srm.recall_cap_score,
+        "hit_rate": srm.hit_rate_score,
+        "r_precision": srm.r_precision_score,
+        "rank_correlation": srm.rank_correlation_score,
+    }

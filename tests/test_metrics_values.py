@@ -15,26 +15,14 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _reference import (
     BINARY_METRICS,
+    package_functions,
     random_case,
     rc_literal,
     rc_pairs,
     reference,
 )
 
-FUNCS = {
-    "dcg": srm.dcg_score,
-    "ndcg": srm.ndcg_score,
-    "cg": srm.cg_score,
-    "mrr": srm.mrr_score,
-    "map": srm.map_score,
-    "precision": srm.precision_at_k_score,
-    "recall": srm.recall_at_k_score,
-    "f1": srm.f1_at_k_score,
-    "recall_cap": srm.recall_cap_score,
-    "hit_rate": srm.hit_rate_score,
-    "r_precision": srm.r_precision_score,
-    "rank_correlation": srm.rank_correlation_score,
-}
+FUNCS = package_functions()
 
 # (id, metric, extra keyword arguments)
 VARIANTS = [
