@@ -10,7 +10,7 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 # Below this many documents, threads cost more than they save.
-MIN_ROWS_FOR_THREADS = 1 << 20
+MIN_ROWS_FOR_THREADS = 1 << 18
 
 _executor = None
 

@@ -103,7 +103,7 @@ class Head:
 # Kernels run on chunks of whole queries of about this many documents, so
 # their temporaries stay small (memory linear in the rows, with a small
 # constant) and fit the allocator's reusable heap instead of fresh pages.
-CHUNK_ROWS = 1 << 20
+CHUNK_ROWS = 1 << 17
 
 
 class RankedQueries:
