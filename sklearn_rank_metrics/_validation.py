@@ -146,9 +146,8 @@ def _factorize_qid(qid):
 class RankingInput:
     """Validated input, flat: one entry per document, with query codes.
 
-    ``query_codes[i]`` indexes ``query_ids``, the sorted unique query ids.
-    ``contiguous`` is True when the documents of each query are adjacent and
-    the queries appear in ``query_ids`` order, so grouping needs no sort.
+    ``query_codes[i]`` indexes ``query_ids``, the sorted unique query ids;
+    ``query_weights`` holds one weight per query (or None).
     """
 
     y_true: np.ndarray
@@ -156,7 +155,6 @@ class RankingInput:
     query_codes: np.ndarray
     query_ids: np.ndarray
     query_weights: np.ndarray | None
-    docs_per_row: int | None  # set for 2-D input: every query has this many documents
 
 
 def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
@@ -188,9 +186,7 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
         query_codes = np.repeat(np.arange(n_queries), n_docs)
         query_ids = np.arange(n_queries)
         query_weights = _check_query_weights(sample_weight, n_queries, "rows")
-        return RankingInput(
-            y_true.ravel(), y_score.ravel(), query_codes, query_ids, query_weights, n_docs
-        )
+        return RankingInput(y_true.ravel(), y_score.ravel(), query_codes, query_ids, query_weights)
 
     n_samples = y_true.shape[0]
     if qid is None:
@@ -207,7 +203,7 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
     if sample_weight is not None:
         doc_weights = _check_weight_values(sample_weight, n_samples, "documents")
         query_weights = _weights_per_query(doc_weights, query_codes, len(query_ids))
-    return RankingInput(y_true, y_score, query_codes, query_ids, query_weights, None)
+    return RankingInput(y_true, y_score, query_codes, query_ids, query_weights)
 
 
 def _check_weight_values(sample_weight, n_expected, what):

@@ -8,6 +8,7 @@ pickling test.
 import numpy as np
 import pytest
 import sklearn
+from _boosters import lgbm_ranker, xgb_ranker
 from sklearn.base import clone, is_classifier
 from sklearn.linear_model import LogisticRegression, Ridge
 from sklearn.model_selection import (
@@ -39,22 +40,11 @@ TOOLS = ["GridSearchCV", "RandomizedSearchCV", "cross_val_score", "cross_validat
 
 
 def lightgbm_ranker():
-    lightgbm = pytest.importorskip("lightgbm")
-    return QueryRanker(
-        lightgbm.LGBMRanker(
-            n_estimators=5,
-            num_leaves=4,
-            min_child_samples=2,
-            num_threads=1,
-            random_state=0,
-            verbose=-1,
-        )
-    )
+    return QueryRanker(lgbm_ranker())
 
 
 def xgboost_ranker():
-    xgboost = pytest.importorskip("xgboost")
-    return QueryRanker(xgboost.XGBRanker(n_estimators=5, max_depth=2, n_jobs=1, random_state=0))
+    return QueryRanker(xgb_ranker())
 
 
 ESTIMATORS = {

@@ -3,13 +3,20 @@
 import numpy as np
 import pytest
 import sklearn
+from _boosters import lgbm_ranker, xgb_ranker
 from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from sklearn_rank_metrics import QueryKFold, QueryRanker, make_rank_scorer, map_score, ndcg_score
+from sklearn_rank_metrics import (
+    QueryKFold,
+    QueryRanker,
+    make_rank_scorer,
+    map_score,
+    ndcg_score,
+)
 from sklearn_rank_metrics.datasets import make_ranking
 
 
@@ -18,23 +25,6 @@ def data():
     return make_ranking(
         n_queries=20, docs_per_query=(3, 12), n_features=4, interleave=True, random_state=0
     )
-
-
-def lgbm_ranker():
-    lightgbm = pytest.importorskip("lightgbm")
-    return lightgbm.LGBMRanker(
-        n_estimators=5,
-        num_leaves=4,
-        min_child_samples=2,
-        num_threads=1,
-        random_state=0,
-        verbose=-1,
-    )
-
-
-def xgb_ranker():
-    xgboost = pytest.importorskip("xgboost")
-    return xgboost.XGBRanker(n_estimators=5, max_depth=2, n_jobs=1, random_state=0)
 
 
 def sorted_by_query(X, y, qid):
