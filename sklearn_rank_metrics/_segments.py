@@ -256,11 +256,6 @@ class QueryChunk:
 
     # ------------------------------------------------------ the ranked arrays
     @cached_property
-    def labels(self):
-        """Labels in ranked order."""
-        return self.parent.y_true[self.order]
-
-    @cached_property
     def ranked_codes(self):
         """Label codes (see ``label_histogram_codes``) in ranked order."""
         return self.parent.label_histogram_codes[0][self.order]
