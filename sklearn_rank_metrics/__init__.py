@@ -1,7 +1,7 @@
 """Fast, exact ranking metrics and query-aware model selection for scikit-learn."""
 
-from ._evaluate import evaluate
-from ._ranking import (
+from .metrics import (
+    evaluate,
     cg_score,
     dcg_score,
     f1_at_k_score,
@@ -15,9 +15,13 @@ from ._ranking import (
     recall_at_k_score,
     recall_cap_score,
 )
-from ._ranker import QueryRanker
-from ._scorer import make_rank_scorer, make_rank_scorers
-from .model_selection import QueryKFold, QueryShuffleSplit
+from .model_selection import (
+    QueryKFold,
+    QueryRanker,
+    QueryShuffleSplit,
+    make_rank_scorer,
+    make_rank_scorers,
+)
 
 __version__ = "0.1.0"
 

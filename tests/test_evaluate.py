@@ -7,7 +7,8 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics import _parallel, _segments
+from sklearn_rank_metrics._engine import _segments
+from sklearn_rank_metrics._engine import _threads as _parallel
 
 # name in evaluate -> (function, keyword arguments)
 NAMED = {

@@ -5,8 +5,8 @@ import zlib
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics._grouping import rank_order
-from sklearn_rank_metrics._validation import check_ranking_input
+from sklearn_rank_metrics._engine._sort import rank_order
+from sklearn_rank_metrics._engine._validation import check_ranking_input
 
 
 def _scores(kind, n, rng):

@@ -110,16 +110,16 @@ def _factorize_qid(qid):
     if qid.dtype.kind == "f" and np.isnan(qid).any():
         raise ValueError("qid contains NaN; every document needs a query id.")
     if qid.dtype.kind in "iuf":
-        from ._grouping import factorize_numeric
+        from ._sort import factorize_numeric
 
         return factorize_numeric(qid)
     if qid.dtype.kind == "U":
-        from ._grouping import factorize_strings
+        from ._sort import factorize_strings
 
         return factorize_strings(qid)
     # Object arrays (pandas string columns): factorize first, then check the
     # types of the few unique values instead of every document.
-    from ._grouping import factorize_object, sort_factorization
+    from ._sort import factorize_object, sort_factorization
 
     codes, uniques = factorize_object(qid)
     kinds = set()

@@ -14,7 +14,7 @@ import sklearn
 from sklearn.metrics import make_scorer
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
-from ._registry import resolve_metric
+from .._engine._definitions import resolve_metric
 from ._routing import resolve_qid
 
 # scikit-learn calls the first of these methods the estimator has: classifiers
@@ -48,7 +48,7 @@ def scores_from_probabilities(proba, classes):
     Examples
     --------
     >>> import numpy as np
-    >>> from sklearn_rank_metrics._scorer import scores_from_probabilities
+    >>> from sklearn_rank_metrics.model_selection._scorer import scores_from_probabilities
     >>> scores_from_probabilities(np.array([[0.2, 0.8], [0.9, 0.1]]), [0, 1])
     array([0.8, 0.1])
     >>> scores_from_probabilities(np.array([[0.5, 0.0, 0.5], [0.0, 1.0, 0.0]]), [0, 1, 4])

@@ -23,7 +23,7 @@ import numpy as np
 import sklearn
 from sklearn.utils import _safe_indexing
 
-from ._validation import _factorize_qid
+from .._engine._validation import _factorize_qid
 
 
 def missing_qid_message(caller):

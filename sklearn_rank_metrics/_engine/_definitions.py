@@ -8,7 +8,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from . import _ranking
+from ..metrics import _ranking
 
 
 @dataclass(frozen=True)

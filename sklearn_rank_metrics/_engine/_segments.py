@@ -26,8 +26,8 @@ from functools import cached_property
 
 import numpy as np
 
-from . import _parallel
-from ._grouping import rank_order
+from . import _threads as _parallel
+from ._sort import rank_order
 
 # Labels that are whole numbers up to this value are their own histogram
 # bins; others are factorized.

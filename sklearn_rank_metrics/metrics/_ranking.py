@@ -6,10 +6,10 @@ Conventions follow trec_eval and scikit-learn unless an option says
 otherwise; ``docs/metrics.md`` lists them side by side.
 """
 
-from ._aggregate import apply_no_relevant, average_queries, warn_undefined
-from ._metric_values import Evaluation, compute_metrics
-from ._segments import RankedQueries
-from ._validation import (
+from .._engine._results import apply_no_relevant, average_queries, warn_undefined
+from .._engine._evaluation import Evaluation, compute_metrics
+from .._engine._segments import RankedQueries
+from .._engine._validation import (
     AVERAGES,
     GAINS,
     NO_RELEVANT,

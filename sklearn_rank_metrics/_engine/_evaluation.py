@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels, _parallel
+from . import _kernels
+from . import _threads as _parallel
 
 
 @dataclass

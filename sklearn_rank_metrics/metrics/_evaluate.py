@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._ranking import score_requests
-from ._registry import resolve_metric
+from .._engine._definitions import resolve_metric
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 

@@ -1,0 +1,7 @@
+"""Query-aware model selection: splitters, scorers and the QueryRanker wrapper."""
+
+from ._ranker import QueryRanker
+from ._scorer import make_rank_scorer, make_rank_scorers
+from ._split import QueryKFold, QueryShuffleSplit
+
+__all__ = ["QueryKFold", "QueryRanker", "QueryShuffleSplit", "make_rank_scorer", "make_rank_scorers"]
