@@ -8,6 +8,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -53,8 +54,16 @@ def generate(rows, seed=0):
 
 def write_data(directory, rows, seed=0):
     """Write the interleaved and the query-grouped copies of the data as .npy files."""
+    return write_layouts(directory, *generate(rows, seed))
+
+
+def write_layouts(directory, y_true, y_score, qid):
+    """Save the arrays as given (interleaved) and sorted by query, for :func:`load_data`.
+
+    Returns the input bytes of one layout.
+    """
     directory = Path(directory)
-    y_true, y_score, qid = generate(rows, seed)
+    directory.mkdir(parents=True, exist_ok=True)
     np.save(directory / "y_true.npy", y_true)
     np.save(directory / "y_score.npy", y_score)
     np.save(directory / "qid.npy", qid)
@@ -115,6 +124,21 @@ def best_time(function, repeat):
     return best, result
 
 
+def median_times(functions, repeat):
+    """Call ``functions`` in turn, ``repeat`` rounds; each one's median seconds, times, last result.
+
+    Alternating the calls spreads any drift of the machine's speed over all of them.
+    """
+    times = [[] for _ in functions]
+    results = [None] * len(functions)
+    for _ in range(max(1, repeat)):
+        for index, function in enumerate(functions):
+            start = time.perf_counter()
+            results[index] = function()
+            times[index].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times], times, results
+
+
 def traced_peak_bytes(function):
     """Peak bytes allocated (and tracked by tracemalloc) while ``function`` runs.
 
@@ -168,10 +192,10 @@ def wait_for_quiet(max_wait, threshold=0.3, window=2.0):
     return time.perf_counter() - start
 
 
-def run_child(args, timeout):
+def run_child(args, timeout, cwd=None, env=None):
     """Parent side: run ``python <args>`` in a fresh process and parse its result line.
 
-    Also measures how busy the machine was with *other* work meanwhile:
+    ``cwd`` and ``env`` are passed to :func:`subprocess.run`. Also measures how busy the machine was with *other* work meanwhile:
     ``other_cpu`` is the machine's busy CPU time less the child's own, per
     second of the child's wall time (0 on a quiet machine; 2 means two
     other cores' worth of work competed with it on a 2-core machine).
@@ -182,7 +206,9 @@ def run_child(args, timeout):
     own0 = _children_cpu_seconds()
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, check=False, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            command, check=False, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
     wall = time.perf_counter() - start
@@ -224,9 +250,12 @@ def versions(modules):
     return found
 
 
-def package_revision():
-    """Commit of the package source under test, '+changes' when the tree differs (read-only git)."""
-    root = Path(__file__).resolve().parent.parent
+def package_revision(root=None):
+    """Commit of the package source in ``root`` (default: this checkout), '+changes' when it differs.
+
+    Read-only git commands only.
+    """
+    root = Path(root) if root else Path(__file__).resolve().parent.parent
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], check=False, cwd=root, capture_output=True, text=True

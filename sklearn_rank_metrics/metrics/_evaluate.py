@@ -5,6 +5,7 @@ import numpy as np
 from ._ranking import score_requests
 from .._engine._definitions import resolve_metric
 
+_COMPUTATION = {"hit_rate_item": "hit_rate", "rc": "rank_correlation", "kendall": "rank_correlation"}
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
 
@@ -69,14 +70,14 @@ def evaluate(
     if not resolved:
         raise ValueError("metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
     for name, metric, _ in resolved:
-        if metric.unbounded and no_relevant == "one":
+        if not metric.bounded and no_relevant == "one":
             raise ValueError(
                 f"no_relevant='one' is not available for {name!r}, which has no upper bound."
             )
     results, rq = score_requests(
         y_true,
         y_score,
-        [(name, metric.computation, k, metric.fixed_options) for name, metric, k in resolved],
+        [(name, _COMPUTATION.get(metric.name, metric.name), k, metric.fixed_options) for name, metric, k in resolved],
         qid=qid,
         ties=ties,
         no_relevant=no_relevant,

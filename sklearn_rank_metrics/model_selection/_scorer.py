@@ -14,6 +14,7 @@ import sklearn
 from sklearn.metrics import make_scorer
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
+from .. import metrics as _metrics
 from .._engine._definitions import resolve_metric
 from ._routing import resolve_qid
 
@@ -136,12 +137,13 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
         raise ValueError(
             f"{', '.join(repeated)} is already set by the name {metric!r}; give it once."
         )
-    accepted = _accepted_options(registered.function)
+    function = getattr(_metrics, registered.function)
+    accepted = _accepted_options(function)
     if accepted is not None:
         accepted -= set(options)
-    _check_options(registered.function.__name__, accepted, metric_kwargs)
+    _check_options(function.__name__, accepted, metric_kwargs)
     options.update(metric_kwargs)
-    return registered.function, options
+    return function, options
 
 
 def _describe(metric, metric_kwargs, qid_column, greater_is_better):
@@ -416,7 +418,7 @@ def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
 
     def takes(name, option):
         registered, _ = resolve_metric(name)
-        accepted = _accepted_options(registered.function)
+        accepted = _accepted_options(getattr(_metrics, registered.function))
         return accepted is None or option in accepted - set(registered.fixed_options)
 
     unused = [option for option in metric_kwargs if not any(takes(n, option) for n in metrics)]
