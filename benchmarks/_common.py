@@ -195,10 +195,11 @@ def wait_for_quiet(max_wait, threshold=0.3, window=2.0):
 def run_child(args, timeout, cwd=None, env=None):
     """Parent side: run ``python <args>`` in a fresh process and parse its result line.
 
-    ``cwd`` and ``env`` are passed to :func:`subprocess.run`. Also measures how busy the machine was with *other* work meanwhile:
-    ``other_cpu`` is the machine's busy CPU time less the child's own, per
-    second of the child's wall time (0 on a quiet machine; 2 means two
-    other cores' worth of work competed with it on a 2-core machine).
+    ``cwd`` and ``env`` go to :func:`subprocess.run`. Also measures how busy
+    the machine was with *other* work meanwhile: ``other_cpu`` is the
+    machine's busy CPU time less the child's own, per second of the child's
+    wall time (0 on a quiet machine; 2 means two other cores' worth of work
+    competed with it on a 2-core machine).
     """
     command = [sys.executable, *args]
     load = os.getloadavg()[0]
@@ -260,12 +261,15 @@ def package_revision(root=None):
         commit = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"], check=False, cwd=root, capture_output=True, text=True
         ).stdout.strip()
+        if not commit:
+            return "unknown (not a git checkout)"
         dirty = subprocess.run(
-            ["git", "diff", "--quiet", "HEAD", "--", "sklearn_rank_metrics"], check=False, cwd=root
-        ).returncode
+            ["git", "diff", "--quiet", "HEAD", "--", "sklearn_rank_metrics"],
+            check=False, cwd=root, capture_output=True,
+        ).returncode  # fmt: skip
     except OSError:
         return "unknown"
-    return (commit or "unknown") + ("+uncommitted changes" if dirty else "")
+    return commit + ("+uncommitted changes" if dirty else "")
 
 
 def machine_line():

@@ -1,7 +1,7 @@
 """Brute-force reference implementations of every ranking metric.
 
-Written in plain Python from the textbook definitions in the specification
-(issue 3), independently of the package:
+Written in plain Python from the textbook definitions, independently of the
+package; metrics are named as in the package's ``evaluate``:
 
 * a query's ranked list is a sequence of labels in rank order;
 * ``ties="average"`` ENUMERATES every ordering of the documents inside each
@@ -29,9 +29,11 @@ BINARY_METRICS = (
     "f1",
     "recall_cap",
     "hit_rate",
+    "hit_rate_item",
     "r_precision",
 )
-ALL_METRICS = GAIN_METRICS + BINARY_METRICS + ("rank_correlation",)
+PAIR_METRICS = ("rc", "kendall")
+ALL_METRICS = GAIN_METRICS + BINARY_METRICS + PAIR_METRICS
 MAX_TIE_BLOCK = 7
 
 
@@ -168,7 +170,7 @@ def rc_pairs(labels, scores, ties="average"):
 
 
 def tau_k(pi, pi_l):
-    """Seed 004's tau_K with unit weights.
+    """The published tutorial's tau_K with unit weights.
 
     ``pi`` and ``pi_l`` map document -> position (1-based lists indexed by
     document)."""
@@ -184,7 +186,7 @@ def tau_k(pi, pi_l):
 
 
 def rc_literal(ranked_labels):
-    """Seed 004's RC: max over all ideal orderings pi_l of tau_K(pi, pi_l).
+    """RC as the tutorial defines it: max over all ideal orderings pi_l of tau_K(pi, pi_l).
 
     Document d sits at position d + 1 of the model's list. Exponential in n:
     tiny lists only."""
@@ -237,16 +239,14 @@ def query_value(
     relevance_level=1,
     R_given=None,
     no_relevant="zero",
-    level="query",
-    method="rc",
 ):
     """Value of one query (labels/scores in any order), NaN if skipped/undefined."""
     labels = tuple(float(x) for x in labels)
     scores = tuple(float(x) for x in scores)
 
-    if metric == "rank_correlation":
-        if method == "kendall":
-            return kendall_tau_b(labels, scores)
+    if metric == "kendall":
+        return kendall_tau_b(labels, scores)
+    if metric == "rc":
         return _expect(labels, scores, ties, agreement_of)
 
     if metric in GAIN_METRICS:
@@ -280,10 +280,9 @@ def query_value(
     elif metric == "recall_cap":
         f = lambda r: recall_cap_of(r, k, lv, R)  # noqa: E731
     elif metric == "hit_rate":
-        if level == "item":
-            f = lambda r: hit_item_of(r, k, lv)  # noqa: E731
-        else:
-            f = lambda r: hit_of(r, k, lv)  # noqa: E731
+        f = lambda r: hit_of(r, k, lv)  # noqa: E731
+    elif metric == "hit_rate_item":
+        f = lambda r: hit_item_of(r, k, lv)  # noqa: E731
     elif metric == "r_precision":
         f = lambda r: r_precision_of(r, lv, R)  # noqa: E731
     else:
@@ -334,8 +333,6 @@ def reference(
     no_relevant="zero",
     sample_weight=None,
     average="mean",
-    level="query",
-    method="rc",
 ):
     """Brute-force value of ``metric`` on the whole input, as the package returns it."""
     values, weights = [], []
@@ -351,10 +348,8 @@ def reference(
             relevance_level=relevance_level,
             R_given=R_given,
             no_relevant=no_relevant,
-            level=level,
-            method=method,
         )
-        if metric == "hit_rate" and level == "item":
+        if metric == "hit_rate_item":
             w = w * min(cutoff(k, len(labels)), len(labels))  # pooled mean
         values.append(v)
         weights.append(w)
@@ -401,23 +396,3 @@ def random_case(
     y_true = [r[1] for r in rows]
     y_score = [r[2] for r in rows]
     return y_true, y_score, qid
-
-
-def package_functions():
-    """The package's public metric functions, by the metric names used here."""
-    import sklearn_rank_metrics as srm
-
-    return {
-        "dcg": srm.dcg_score,
-        "ndcg": srm.ndcg_score,
-        "cg": srm.cg_score,
-        "mrr": srm.mrr_score,
-        "map": srm.map_score,
-        "precision": srm.precision_at_k_score,
-        "recall": srm.recall_at_k_score,
-        "f1": srm.f1_at_k_score,
-        "recall_cap": srm.recall_cap_score,
-        "hit_rate": srm.hit_rate_score,
-        "r_precision": srm.r_precision_score,
-        "rank_correlation": srm.rank_correlation_score,
-    }

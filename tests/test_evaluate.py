@@ -1,4 +1,4 @@
-"""evaluate(): many metrics from one sort must equal the metric functions one by one."""
+"""evaluate() and QueryResults: many metrics from one sort equal the metric functions one by one."""
 
 import warnings
 
@@ -7,28 +7,12 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine import _segments
-from sklearn_rank_metrics._engine import _threads as _parallel
+from _cases import NAMES, WHOLE_LIST, function_of
+from sklearn_rank_metrics._engine import _pipeline, _threads
 
-# name in evaluate -> (function, keyword arguments)
-NAMED = {
-    "ndcg@3": (srm.ndcg_score, {"k": 3}),
-    "dcg@5": (srm.dcg_score, {"k": 5}),
-    "cg@2": (srm.cg_score, {"k": 2}),
-    "mrr@4": (srm.mrr_score, {"k": 4}),
-    "map": (srm.map_score, {}),
-    "ap@5": (srm.map_score, {"k": 5}),
-    "precision@3": (srm.precision_at_k_score, {"k": 3}),
-    "p@20": (srm.precision_at_k_score, {"k": 20}),
-    "recall@2": (srm.recall_at_k_score, {"k": 2}),
-    "f1@3": (srm.f1_at_k_score, {"k": 3}),
-    "recall_cap@2": (srm.recall_cap_score, {"k": 2}),
-    "hit_rate@2": (srm.hit_rate_score, {"k": 2}),
-    "hit_rate_item@3": (srm.hit_rate_score, {"k": 3, "level": "item"}),
-    "r_precision": (srm.r_precision_score, {}),
-    "rc": (srm.rank_correlation_score, {}),
-    "kendall": (srm.rank_correlation_score, {"method": "kendall"}),
-}
+# Every registered name, with a cutoff where it takes one, plus a few aliases.
+NAMED = {(name if name in WHOLE_LIST else f"{name}@3"): (name, {} if name in WHOLE_LIST else {"k": 3}) for name in NAMES}
+NAMED.update({"ap@5": ("map", {"k": 5}), "p@20": ("precision", {"k": 20}), "map": ("map", {})})
 
 
 def _data(seed, n=300, tied=True):
@@ -43,36 +27,113 @@ def _assert_same(a, b):
     np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, equal_nan=True)
 
 
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return function(*args, **kwargs)
+
+
 @pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_evaluate_equals_each_function(ties, tied):
     y_true, y_score, qid = _data(0, tied=tied)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        results = srm.evaluate(y_true, y_score, qid=qid, metrics=list(NAMED), ties=ties)
-        per_query = srm.evaluate(
-            y_true, y_score, qid=qid, metrics=list(NAMED), ties=ties, average=None
+    names = list(NAMED)
+    means = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, ties=ties)
+    results = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, ties=ties, average=None)
+    assert list(means) == names and list(results) == names
+    for name, (metric, kwargs) in NAMED.items():
+        function = function_of(metric)
+        expected = _quiet(function, y_true, y_score, qid=qid, ties=ties, **kwargs)
+        assert means[name] == pytest.approx(expected, rel=1e-12, abs=1e-12), name
+        per_query = _quiet(function, y_true, y_score, qid=qid, ties=ties, average=None, **kwargs)
+        _assert_same(results[name], per_query)
+    np.testing.assert_array_equal(results.query_ids, np.unique(qid))
+    assert _quiet(results.mean) == means
+
+
+def test_the_mean_of_results_is_the_mean_of_evaluate_with_weights_and_pooling():
+    y_true, y_score, qid = _data(4)
+    weights = (qid % 4).astype(float)  # some queries weigh 0
+    names = ["hit_rate_item@4", "ndcg@3", "kendall"]
+    means = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, sample_weight=weights)
+    results = _quiet(
+        srm.evaluate, y_true, y_score, qid=qid, metrics=names, sample_weight=weights, average=None
+    )
+    np.testing.assert_array_equal(results.query_weights, np.arange(25) % 4)
+    for name in names:
+        values, query_weights = results[name], results.weights(name)
+        defined = ~np.isnan(values)
+        assert means[name] == pytest.approx(
+            np.sum(values[defined] * query_weights[defined]) / np.sum(query_weights[defined])
         )
-        for name, (function, kwargs) in NAMED.items():
-            expected = function(y_true, y_score, qid=qid, ties=ties, **kwargs)
-            assert results[name] == pytest.approx(expected, rel=1e-12, abs=1e-12), name
-            _assert_same(
-                per_query[name], function(y_true, y_score, qid=qid, ties=ties, average=None, **kwargs)
-            )
-    np.testing.assert_array_equal(per_query["qid"], np.unique(qid))
+    # item hit rate pools its items: the weight is the query weight times min(k, n_q)
+    sizes = np.bincount(qid)
+    np.testing.assert_allclose(results.weights("hit_rate_item@4"), (np.arange(25) % 4) * np.minimum(4, sizes))
+
+
+def test_results_say_which_queries_were_left_out_and_why():
+    y_true = [1, 0, 0, 0, 2, 1, 1]
+    y_score = [3, 2, 1, 5, 4, 3, 9]
+    qid = ["a", "a", "b", "b", "c", "c", "d"]  # b: no relevant document; d: one document
+    with pytest.warns(UndefinedMetricWarning) as caught:
+        results = srm.evaluate(
+            y_true, y_score, qid=qid, metrics=["map", "kendall"], no_relevant="skip", average=None
+        )
+    assert {str(w.message).split(":")[0] for w in caught} == {"map", "kendall"}
+    np.testing.assert_array_equal(results.skipped("map"), [False, True, False, False])
+    mask, reason = results.undefined("kendall")
+    np.testing.assert_array_equal(mask, [False, True, False, True])  # b: constant labels
+    assert "single document" in reason
+    assert np.isnan(results["map"][1]) and results.weights("map")[1] == 0
+    assert repr(results) == (
+        "QueryResults(4 queries: map mean 1, kendall mean 1, 1 query left out of map, "
+        "2 queries left out of kendall)"
+    )
+
+
+def test_results_are_a_read_only_mapping_and_a_frame():
+    pd = pytest.importorskip("pandas")
+    y_true, y_score, qid = _data(5)
+    qid = np.array([f"q{q:02d}" for q in qid])
+    results = srm.evaluate(y_true, y_score, qid=qid, metrics=["ndcg@3", "mrr"], average=None)
+    assert dict(results).keys() == {"ndcg@3", "mrr"} and len(results) == 2
+    with pytest.raises(ValueError):
+        results["mrr"][0] = 2.0
+    with pytest.raises(KeyError, match="ndcg@3"):
+        results["ndcg@5"]
+    wide = results.to_frame()
+    assert list(wide.columns) == ["ndcg@3", "mrr"] and wide.index.name == "qid"
+    np.testing.assert_array_equal(wide.index, np.unique(qid))
+    np.testing.assert_array_equal(wide["mrr"], results["mrr"])
+    long = results.to_frame(long=True)
+    assert list(long.columns) == ["qid", "metric", "value"] and len(long) == 2 * results.n_queries
+    pivoted = long.pivot(index="qid", columns="metric", values="value")[["ndcg@3", "mrr"]]
+    pd.testing.assert_frame_equal(pivoted, wide, check_names=False)
+
+
+def test_results_pair_up_across_models_by_query_id():
+    """Two models on the same queries give results aligned query by query."""
+    y_true, y_score, qid = _data(6)
+    other = np.random.default_rng(1).random(y_score.shape[0])
+    a = srm.evaluate(y_true, y_score, qid=qid, metrics=["ndcg@3"], average=None)
+    b = srm.evaluate(y_true[::-1], other[::-1], qid=qid[::-1], metrics=["ndcg@3"], average=None)
+    np.testing.assert_array_equal(a.query_ids, b.query_ids)
+    np.testing.assert_allclose(
+        b["ndcg@3"], srm.ndcg_score(y_true, other, qid=qid, k=3, average=None), rtol=1e-12
+    )
 
 
 @pytest.mark.parametrize("tied", [True, False])
-def test_chunked_and_threaded_equals_one_pass(monkeypatch, tied):
-    # Large inputs run in query chunks on two threads; force both on small data.
+@pytest.mark.parametrize("n_threads", [1, 3])
+def test_chunked_and_threaded_equals_one_pass(monkeypatch, tied, n_threads):
+    """Large inputs run in chunks of queries on several threads; force both on small data."""
     y_true, y_score, qid = _data(1, n=2000, tied=tied)
     names = list(NAMED)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        one_pass = srm.evaluate(y_true, y_score, qid=qid, metrics=names, average=None)
-        monkeypatch.setattr(_segments, "CHUNK_ROWS", 37)
-        monkeypatch.setattr(_parallel, "MIN_ROWS_FOR_THREADS", 0)
-        chunked = srm.evaluate(y_true, y_score, qid=qid, metrics=names, average=None)
+    one_pass = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, average=None)
+    monkeypatch.setattr(_pipeline, "chunk_rows", lambda n_documents, n_threads: 37)
+    monkeypatch.setattr(_threads, "MIN_ROWS_FOR_THREADS", 0)
+    with srm.config_context(n_threads=n_threads):
+        chunked = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, average=None)
     for name in names:
         _assert_same(chunked[name], one_pass[name])
 
@@ -95,30 +156,30 @@ def test_evaluate_options_reach_every_metric():
 
 def test_evaluate_single_name_and_default_metrics():
     y_true, y_score, qid = _data(3, tied=False)
-    assert set(srm.evaluate(y_true, y_score, qid=qid)) == {
+    assert list(srm.evaluate(y_true, y_score, qid=qid)) == [
         "ndcg@10", "map@100", "mrr@10", "recall@100"
-    }  # fmt: skip
+    ]  # fmt: skip
     assert list(srm.evaluate(y_true, y_score, qid=qid, metrics="mrr")) == ["mrr"]
 
 
 @pytest.mark.parametrize(
-    "name, match",
+    "metrics, match",
     [
-        ("ndgc@10", "Did you mean 'ndcg'"),
-        ("precission@5", "Did you mean 'precision'"),
-        ("zzz", "Valid names: .*ndcg"),
-        ("ndcg@0", "positive int"),
-        ("ndcg@x", "positive int"),
-        ("r_precision@5", "takes no @k"),
+        (["ndgc@10"], "Did you mean 'ndcg'"),
+        (["precission@5"], "Did you mean 'precision'"),
+        (["zzz"], "Valid names: .*ndcg"),
+        (["ndcg@0"], "positive int"),
+        (["ndcg@x"], "positive int"),
+        (["r_precision@5"], "takes no @k"),
+        ([], "metrics is empty"),
+        (["map@5", "ndcg", "map@5"], "'map@5' more than once"),
     ],
 )
-def test_unknown_or_malformed_names(name, match):
+def test_unknown_malformed_or_repeated_names(metrics, match):
     with pytest.raises(ValueError, match=match):
-        srm.evaluate([1, 0], [0.5, 0.2], metrics=[name])
+        srm.evaluate([1, 0], [0.5, 0.2], metrics=metrics)
 
 
-def test_empty_metrics_and_unbounded_one():
-    with pytest.raises(ValueError, match="metrics is empty"):
-        srm.evaluate([1, 0], [0.5, 0.2], metrics=[])
+def test_unbounded_metrics_refuse_no_relevant_one():
     with pytest.raises(ValueError, match="no_relevant='one'.*'dcg@3'"):
-        srm.evaluate([1, 0], [0.5, 0.2], metrics=["dcg@3"], no_relevant="one")
+        srm.evaluate([1, 0], [0.5, 0.2], metrics=["ndcg", "dcg@3"], no_relevant="one")

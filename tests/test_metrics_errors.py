@@ -1,41 +1,22 @@
 """Bad input: a clear ValueError/TypeError that names the argument, never a number."""
 
+import inspect
+
 import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
+from _cases import BINARY, CUTOFF_FUNCTIONS, FUNCTIONS, GRADED, WITH_NO_RELEVANT, function_of
 
-ALL_FUNCS = [
-    srm.ndcg_score,
-    srm.dcg_score,
-    srm.cg_score,
-    srm.mrr_score,
-    srm.map_score,
-    srm.precision_at_k_score,
-    srm.recall_at_k_score,
-    srm.f1_at_k_score,
-    srm.recall_cap_score,
-    srm.hit_rate_score,
-    srm.r_precision_score,
-    srm.rank_correlation_score,
-]
-FUNC_IDS = [f.__name__ for f in ALL_FUNCS]
-CUTOFF_FUNCS = [f for f in ALL_FUNCS if f not in (srm.r_precision_score, srm.rank_correlation_score)]
-CUTOFF_IDS = [f.__name__ for f in CUTOFF_FUNCS]
-NO_RELEVANT_FUNCS = [f for f in ALL_FUNCS if f is not srm.rank_correlation_score]
-N_RELEVANT_FUNCS = [
-    srm.mrr_score,
-    srm.map_score,
-    srm.precision_at_k_score,
-    srm.recall_at_k_score,
-    srm.f1_at_k_score,
-    srm.recall_cap_score,
-    srm.hit_rate_score,
-    srm.r_precision_score,
-]
+ALL_FUNCS = list(FUNCTIONS)
+CUTOFF_FUNCS = list(CUTOFF_FUNCTIONS)
+WHOLE_LIST_FUNCS = [f for f in ALL_FUNCS if f not in CUTOFF_FUNCS]
+NO_RELEVANT_FUNCS = [function_of(name).func for name in WITH_NO_RELEVANT]
+NO_RELEVANT_FUNCS = list(dict.fromkeys(NO_RELEVANT_FUNCS))
+N_RELEVANT_FUNCS = list(dict.fromkeys(function_of(name).func for name in BINARY))
 # one of each family, for checks that share all of their code path
 SOME_FUNCS = [srm.ndcg_score, srm.map_score, srm.hit_rate_score, srm.rank_correlation_score]
-GAIN_FUNCS = [srm.ndcg_score, srm.dcg_score, srm.cg_score]
+GAIN_FUNCS = list(dict.fromkeys(function_of(name).func for name in GRADED))
 LEVEL_FUNCS = N_RELEVANT_FUNCS
 
 Y_TRUE = [1, 0, 2, 0]
@@ -146,12 +127,28 @@ def test_k_numpy_int_is_accepted(func, k):
     assert func(Y_TRUE, Y_SCORE, k=k) == pytest.approx(func(Y_TRUE, Y_SCORE, k=2))
 
 
-@pytest.mark.parametrize("k", [1, 5])
-@by_name([srm.r_precision_score, srm.rank_correlation_score])
-def test_k_for_whole_list_metrics(func, k):
-    with pytest.raises(ValueError, match=r"k=None") as info:
-        func(Y_TRUE, Y_SCORE, k=k)
-    assert "k=" in str(info.value) and func.__name__ in str(info.value)
+@by_name(WHOLE_LIST_FUNCS)
+def test_whole_list_metrics_take_no_k(func):
+    assert "k" not in inspect.signature(func).parameters
+    with pytest.raises(TypeError, match="k"):
+        func(Y_TRUE, Y_SCORE, k=2)
+
+
+@pytest.mark.parametrize(
+    "func, kwargs, words",
+    [
+        (srm.ndcg_score, {"k": 0}, ["ndcg_score", "k=0", "positive int", "k=10"]),
+        (srm.map_score, {"ties": "random"}, ["map_score", "ties='random'", "'average'"]),
+        (srm.mrr_score, {"relevance_level": -1}, ["mrr_score", "relevance_level", "relevant iff"]),
+        (srm.hit_rate_score, {"level": "user"}, ["hit_rate_score", "level='user'", "'item'"]),
+        (srm.evaluate, {"average": "macro"}, ["evaluate", "average='macro'", "None"]),
+    ],
+)
+def test_messages_name_the_function_the_argument_and_the_fix(func, kwargs, words):
+    with pytest.raises((TypeError, ValueError)) as info:
+        func(Y_TRUE, Y_SCORE, **kwargs)
+    for word in words:
+        assert word in str(info.value)
 
 
 # --------------------------------------------------------- unknown options
@@ -307,6 +304,25 @@ def test_n_relevant_below_counts_relevance_level(func):
 @by_name(N_RELEVANT_FUNCS)
 def test_n_relevant_no_key_matches(func, qid, n_relevant):
     with pytest.raises(ValueError, match="n_relevant"):
+        func(Y_TRUE, Y_SCORE, qid=qid, n_relevant=n_relevant)
+
+
+@pytest.mark.parametrize(
+    "qid, n_relevant, key",
+    [
+        (["1", "1", "2", "2"], {"1": 5, 2: 4}, "2"),  # an int key never names the query "1"
+        (["1", "1", "2", "2"], {1: 5, "2": 4}, "1"),
+        (["a", "a", "b", "b"], {"a": 3, "b ": 5}, "'b '"),  # ignored only silently before
+        ([10, 10, 20, 20], {10: 3, 30: 1}, "30"),
+        ([10, 10, 20, 20], {10: 3, 20.0: 1}, "20.0"),
+        (np.array([1, 1, 2**63 + 5, 2**63 + 5], dtype=np.uint64), {2**64 + 7: 1}, str(2**64 + 7)),
+    ],
+    ids=["int-key-str-ids", "int-key-beside-str-key", "trailing-space", "unknown-int",
+         "float-key-int-ids", "beyond-uint64"],
+)  # fmt: skip
+@by_name(N_RELEVANT_FUNCS)
+def test_n_relevant_key_naming_no_query_is_an_error_naming_it(func, qid, n_relevant, key):
+    with pytest.raises(ValueError, match=f"n_relevant has the key {key}"):
         func(Y_TRUE, Y_SCORE, qid=qid, n_relevant=n_relevant)
 
 

@@ -15,6 +15,10 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from ._results import QueryValues
+
 # Which shared options a metric takes follows from what its value depends
 # on: graded gains, binary relevance (label >= relevance_level) or label
 # pairs. Written once here; ``ties`` and ``sample_weight`` apply to all.
@@ -23,6 +27,131 @@ FAMILY_OPTIONS = {
     "binary": ("relevance_level", "n_relevant", "ties", "no_relevant"),
     "pairs": ("ties",),
 }
+
+
+# ------------------------------------------------------------ computations
+# A computation lists the quantities a metric needs for a cutoff ``k``
+# (``needs(evaluation, k)``) and combines them into per-query values
+# (``finalize(evaluation, k)`` -> QueryValues). Quantities are named as in
+# ``._evaluation``; "relevant" is the number of relevant documents listed.
+
+
+@dataclass(frozen=True)
+class Computation:
+    needs: object
+    finalize: object
+
+
+def _ratio(numerator, denominator):
+    """``numerator / denominator``, 0 where the denominator is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), 0.0)
+
+
+def _ndcg_needs(ev, k):
+    scaled = ev.needs_scaled_gains
+    return [("gain", k, True, scaled), ("ideal", k, scaled)]
+
+
+def _ndcg(ev, k):
+    scaled = ev.needs_scaled_gains
+    ideal = ev.value(("ideal", k, scaled))
+    return QueryValues(_ratio(ev.value(("gain", k, True, scaled)), ideal), no_relevant=ideal == 0)
+
+
+def _unbounded(discounted):
+    """DCG or CG: the raw (discounted) gain sum, which must fit in a float64."""
+
+    def needs(ev, k):
+        return [("gain", k, discounted, False), ("has_gain",)]
+
+    def finalize(ev, k):
+        values = ev.value(("gain", k, discounted, False))
+        if not np.isfinite(values).all():
+            raise ValueError(
+                f"the {'discounted ' if discounted else ''}cumulative gain overflows float64: "
+                f"with gain={ev.gain!r}, labels up to {ev.rq.labels.top:g} have gains too "
+                "large to add up. Use ndcg_score, which is exact for any labels, "
+                "gain='linear', or smaller labels."
+            )
+        return QueryValues(values, no_relevant=~ev.value(("has_gain",)))
+
+    return Computation(needs, finalize)
+
+
+def _binary(kind, combine):
+    """A metric of binary relevance: one ranked quantity combined with the relevant totals.
+
+    ``combine(value, total_relevant, cutoffs, evaluation)`` returns the
+    per-query values, or ``(values, pool_weights)``.
+    """
+
+    def needs(ev, k):
+        return [(kind,) if kind == "hits_at_r" else (kind, k), ("relevant",)]
+
+    def finalize(ev, k):
+        total = ev.total_relevant()
+        value = ev.value((kind,) if kind == "hits_at_r" else (kind, k))
+        combined = combine(value, total, ev.cutoffs(k), ev)
+        values, pool_weights = combined if isinstance(combined, tuple) else (combined, None)
+        return QueryValues(values, no_relevant=total == 0, pool_weights=pool_weights)
+
+    return Computation(needs, finalize)
+
+
+def _items_hit(hits, total, cutoffs, ev):
+    recommended = np.minimum(cutoffs, ev.rq.query_sizes).astype(np.float64)
+    return hits / recommended, recommended
+
+
+def _pairs(kendall):
+    def needs(ev, k):
+        return [("pairs", kendall)]
+
+    def finalize(ev, k):
+        counts = ev.value(("pairs", kendall))
+        pairs, discordant = counts["pairs"], counts["discordant"]
+        tied_score, tied_label, tied_both = (
+            counts["tied_score"], counts["tied_label"], counts["tied_both"]
+        )
+        concordant = pairs - discordant - tied_score - tied_label + tied_both
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if kendall:
+                denominator = np.sqrt((pairs - tied_score) * (pairs - tied_label))
+                values = np.where(denominator > 0, (concordant - discordant) / denominator, np.nan)
+                reason = "a single document, or constant labels or scores"
+            else:
+                # Pairs of equal label agree with every ideal ordering; pairs of
+                # tied score and different label count 1/2 (the expected value).
+                agreeing = tied_label + concordant + 0.5 * (tied_score - tied_both)
+                values = np.where(pairs > 0, agreeing / pairs, np.nan)
+                reason = "a single document"
+        return QueryValues(values, undefined_reason=reason)
+
+    return Computation(needs, finalize)
+
+
+NDCG = Computation(_ndcg_needs, _ndcg)
+# F1 = 2PR / (P + R) with P = hits/k and R = hits/total is 2 hits / (k + total):
+# linear in the hits, so the expectation under ties stays exact.
+COMPUTATIONS = {
+    "ndcg": NDCG,
+    "dcg": _unbounded(discounted=True),
+    "cg": _unbounded(discounted=False),
+    "mrr": _binary("reciprocal_rank", lambda rr, total, cutoffs, ev: rr),
+    "map": _binary("precision_sum", lambda ps, total, cutoffs, ev: _ratio(ps, total)),
+    "precision": _binary("hits", lambda hits, total, cutoffs, ev: hits / cutoffs),
+    "recall": _binary("hits", lambda hits, total, cutoffs, ev: _ratio(hits, total)),
+    "f1": _binary("hits", lambda hits, total, cutoffs, ev: 2.0 * hits / (cutoffs + total)),
+    "recall_cap": _binary(
+        "hits", lambda hits, total, cutoffs, ev: _ratio(hits, np.minimum(cutoffs, total))
+    ),
+    "hit_rate": _binary("hit", lambda hit, total, cutoffs, ev: hit),
+    "hit_rate_item": _binary("hits", _items_hit),
+    "r_precision": _binary("hits_at_r", lambda hits, total, cutoffs, ev: _ratio(hits, total)),
+    "rc": _pairs(kendall=False),
+    "kendall": _pairs(kendall=True),
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -60,6 +189,11 @@ class MetricDefinition:
     fixed_options: dict = field(default_factory=dict)
     formula: str = ""
     matches: str = ""
+
+    @property
+    def computation(self):
+        """What the metric needs and how it combines it (see ``COMPUTATIONS``)."""
+        return COMPUTATIONS[self.name]
 
     @property
     def options(self):
@@ -163,6 +297,15 @@ def definition_for(function, **options):
         ):
             return definition
     raise KeyError((function, options))
+
+
+def check_bounded(definition, no_relevant, name):
+    """Reject ``no_relevant="one"`` for a metric without an upper bound (DCG, CG)."""
+    if not definition.bounded and isinstance(no_relevant, str) and no_relevant == "one":
+        raise ValueError(
+            f"no_relevant='one' is not available for {name!r}, which has no upper bound; "
+            "use 'zero' or 'skip'."
+        )
 
 
 def resolve_metric(name):

@@ -1,118 +1,218 @@
-"""Per-query values of every metric, from ranked segments and per-query totals.
+"""Per-query quantities of one ranking, computed in one pass over chunks of queries.
 
-A metric is split in two:
+A metric (see :mod:`._definitions`) combines *quantities*, named by tuples
+such as ``("hits", 10)``:
 
-- *ranked quantities*: what depends on the order of the documents - the
-  expected (discounted) gain or hits in the top k, the reciprocal rank, the
-  precision sum of AP, the hit probability, the pair counts of rank
-  correlation. Kernels compute them chunk by chunk over the ranking
-  (:meth:`Evaluation.compute`), all requested quantities in one pass per
-  chunk, sharing heads and block sums;
-- *totals* that do not: the number of relevant documents, the ideal DCG, the
-  list lengths. They are summed once over the input rows.
+- *ranked* quantities depend on the order of the documents: expected
+  (discounted) gain or hits in the top k, the reciprocal rank, the precision
+  sum of AP, the hit probability, the pair counts of rank correlation. Their
+  kernels (:mod:`._kernels`) run chunk by chunk over the ranking, all
+  requested quantities in one pass per chunk, sharing heads and block sums;
+- *order-free* totals do not: the relevant documents in each list, whether
+  a query has any gain, the ideal DCG. When the (query x label value)
+  histogram is small, they are summed from it over the input rows as they
+  came, while the sort runs in another thread; otherwise each chunk computes
+  them from its own ranked labels.
 
-A metric's ``finalize`` function then combines the two into a
-:class:`QueryValues`. :func:`~sklearn_rank_metrics.evaluate` and the public
-functions share all of this, so one sort serves any number of metrics.
+Chunks are independent, so they run on the call's thread pool when there is
+one; results do not depend on the number of threads or the chunk size.
 """
-
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import _kernels
-from . import _threads as _parallel
+from ._factorize import BLOCK
+
+# A dense (query x label value) histogram is built while it has at most one
+# cell per this many documents (plus a small constant): bounded memory.
+_ROWS_PER_HISTOGRAM_CELL = 4
+_SMALL_HISTOGRAM = 1 << 16
+
+# NDCG is computed with per-query scaled gains when an unscaled DCG could
+# exceed this (float64 overflows at about 2**1024).
+_MAX_UNSCALED_GAIN_TOTAL = 2.0**1000
 
 
-@dataclass
-class QueryValues:
-    """Per-query values, which queries have no relevant document, pooling weights."""
+def gain_function(gain):
+    """The gain of a label value: itself, or ``2**label - 1``."""
+    if gain == "linear":
+        return lambda values: values.astype(np.float64, copy=True)
 
-    values: np.ndarray
-    no_relevant: np.ndarray | None = None
-    pool_weights: np.ndarray | None = None
-    undefined_reason: str | None = None
+    def exponential(values):
+        with np.errstate(over="ignore"):
+            return np.exp2(values) - 1.0
 
-
-# ------------------------------------------------------ ranked quantities
-# A quantity is a tuple (kind, k, parameter); its kernel maps
-# (chunk, evaluation, chunk_cache, k, parameter) to per-query values of the
-# chunk (an array, or a dict of arrays).
+    return exponential
 
 
-def _cached(cache, key, compute):
-    if key not in cache:
-        cache[key] = compute()
-    return cache[key]
+class LabelHistogram:
+    """``counts[q, v]``: documents of query ``q`` with the ``v``-th label value.
+
+    Built block by block from the input rows, without the permutation.
+    """
+
+    def __init__(self, query_codes, label_codes, n_queries, n_values):
+        cells = n_queries * n_values
+        counts = np.zeros(cells, dtype=np.int64)
+        # Blocks of about n/16 rows: few bincount passes over the cells,
+        # small cell-index temporaries.
+        step = max(BLOCK, query_codes.shape[0] // 16)
+        for start in range(0, query_codes.shape[0], step):
+            cell = query_codes[start : start + step].astype(np.intp)
+            cell *= n_values
+            cell += label_codes[start : start + step]
+            counts += np.bincount(cell, minlength=cells)
+        self.counts = counts.reshape(n_queries, n_values)
+
+    @classmethod
+    def if_small(cls, ranked_queries):
+        """The histogram, or None when it would be large or the labels have no global codes."""
+        labels, codes = ranked_queries.labels, ranked_queries.input.query_codes
+        if labels.codes is None:
+            return None
+        n_queries, n_values = ranked_queries.n_queries, labels.values.shape[0]
+        limit = max(codes.shape[0] // _ROWS_PER_HISTOGRAM_CELL, _SMALL_HISTOGRAM)
+        if n_queries * n_values > limit:
+            return None
+        return cls(codes, labels.codes, n_queries, n_values)
+
+    def count(self, table):
+        """Per query: the sum over its documents of a per-label-value quantity."""
+        return self.counts @ table.values
+
+    def ideal_gain(self, table, cutoffs):
+        """DCG of the best ordering of each query's list, cut at ``cutoffs``.
+
+        The best ordering puts the ``c`` documents of the highest label at
+        positions ``1..c``, the next label after them, and so on.
+        """
+        counts = self.counts[:, ::-1]
+        end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
+        start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
+        cumulative = _kernels.discount_cumsum(int(end.max()))
+        return (cumulative[end] - cumulative[start]) @ table.values[::-1]
 
 
-def _chunk_head(chunk, cache, k):
-    return _cached(cache, ("head", k), lambda: chunk.head(_chunk_cutoffs(chunk, k)))
+class _ChunkWork:
+    """One chunk's computations, sharing heads, block sums and totals among quantities."""
+
+    def __init__(self, chunk, evaluation):
+        self.chunk = chunk
+        self.evaluation = evaluation
+        self.cache = {}
+
+    def cached(self, key, compute):
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    def cutoffs(self, k):
+        return self.evaluation.cutoffs(k)[self.chunk.start : self.chunk.stop]
+
+    def _head_key(self, k):
+        """None when ``k`` covers every list of the chunk, so such heads are shared."""
+        return None if k is None or k >= self.chunk.query_sizes.max() else k
+
+    def head(self, k):
+        key = self._head_key(k)
+        return self.cached(("head", key), lambda: self.chunk.head(self.cutoffs(key)))
+
+    def table(self, name):
+        return self.chunk.label_table(name, self.evaluation.label_functions[name])
+
+    def block_sum(self, k, quantity):
+        """``(sum of quantity over each head block, head)``, shared in the chunk."""
+        head = self.head(k)
+        name = getattr(quantity, "name", id(quantity))
+        key = ("block_sum", self._head_key(k), name)
+        return self.cached(key, lambda: head.block_sum(quantity)), head
+
+    def total(self, kind):
+        """An order-free total of this chunk's queries: global if known, else from the chunk."""
+        known = self.evaluation.known_totals.get(kind)
+        if known is not None:
+            return known[self.chunk.start : self.chunk.stop]
+        return self.cached(("total", kind), lambda: _KERNELS[kind[0]](self, *kind[1:]))
+
+    def total_relevant(self):
+        """Relevant documents per query: in the list, or ``n_relevant`` where given."""
+        in_list = self.total(("relevant",))
+        given = self.evaluation.n_relevant
+        if given is None:
+            return in_list
+        given = given[self.chunk.start : self.chunk.stop]
+        return np.where(given >= 0, given, in_list)
+
+    def scaled_gains(self):
+        """Per-document gains divided by a power of two per query, in ranked order.
+
+        The power is that of the query's largest gain, so no sum overflows;
+        scaling by a power of two is exact, so NDCG is unchanged.
+        """
+        return self.cached("scaled_gains", lambda: self._scaled(self.chunk.ranked_codes))
+
+    def _scaled(self, codes):
+        chunk = self.chunk
+        values = chunk.label_values
+        exponent = self.cached(
+            "gain_exponent",
+            lambda: self.evaluation.gain_exponent(values[chunk.per_query_max(chunk.ranked_codes)]),
+        )[chunk.row_query]
+        labels = values[codes]
+        if self.evaluation.gain == "exponential":
+            return np.exp2(labels - exponent) - np.exp2(-exponent)
+        return np.ldexp(labels, -exponent)
 
 
-def _whole_list_key(chunk, k):
-    """None when ``k`` covers every list of the chunk, so such heads are shared."""
-    return None if k is None or k >= chunk.query_sizes.max() else k
+# ---------------------------------------------------------------- kernels
+# Each maps (work, *parameters) to per-query values of the chunk (an array,
+# or a dict of arrays for the pair counts).
 
 
-def _chunk_cutoffs(chunk, k):
-    if k is None:
-        return chunk.query_sizes.astype(np.int64)
-    return np.full(chunk.n_queries, k, dtype=np.int64)
-
-
-def _chunk_block_sum(chunk, cache, k, name, per_label):
-    """Sum of a per-label quantity over the head blocks (shared in the chunk)."""
-    k = _whole_list_key(chunk, k)
-    head = _chunk_head(chunk, cache, k)
-    return _cached(cache, ("block_sum", k, name), lambda: head.block_sum(per_label)), head
-
-
-def _chunk_block_relevant(chunk, evaluation, cache, k):
-    return _chunk_block_sum(chunk, cache, k, "relevant", evaluation.relevant_labels)
-
-
-def _gain_at_k(chunk, evaluation, cache, k, discounted):
-    block_gain, head = _chunk_block_sum(chunk, cache, k, "gain", evaluation.label_gain)
+def _gain_at_k(work, k, discounted, scaled):
+    quantity = work.scaled_gains() if scaled else work.table("gain")
+    block_gain, head = work.block_sum(k, quantity)
     return _kernels.expected_gain_at_k(head, block_gain, discounted=discounted)
 
 
-def _hits_at_k(chunk, evaluation, cache, k, _):
-    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+def _hits(work, k):
+    block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.expected_gain_at_k(head, block_relevant, discounted=False)
 
 
-def _reciprocal_rank(chunk, evaluation, cache, k, _):
-    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
-    return _kernels.expected_reciprocal_rank(head, block_relevant, _chunk_cutoffs(chunk, k))
+def _reciprocal_rank(work, k):
+    block_relevant, head = work.block_sum(k, work.table("relevant"))
+    return _kernels.expected_reciprocal_rank(head, block_relevant, work.cutoffs(k))
 
 
-def _hit(chunk, evaluation, cache, k, _):
-    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+def _hit(work, k):
+    block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.hit_probability(head, block_relevant)
 
 
-def _precision_sum(chunk, evaluation, cache, k, _):
-    block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, k)
+def _precision_sum(work, k):
+    block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.expected_precision_sum(head, block_relevant)
 
 
-def _hits_at_r(chunk, evaluation, cache, k, _):
+def _hits_at_r(work):
     # R-precision's cutoff is each query's number of relevant documents.
-    cutoffs = evaluation.total_relevant[chunk.start : chunk.stop].astype(np.int64)
+    cutoffs = work.total_relevant().astype(np.int64)
+    chunk = work.chunk
     if chunk.blocks_are_rows:
         # Single-document blocks: count relevant documents ranked above R
         # in the whole-list head that other metrics share.
-        block_relevant, head = _chunk_block_relevant(chunk, evaluation, cache, None)
+        block_relevant, head = work.block_sum(None, work.table("relevant"))
         inside = head.offset < cutoffs[head.query]
         return np.bincount(head.query, weights=block_relevant * inside, minlength=chunk.n_queries)
     head = chunk.head(cutoffs)
     return _kernels.expected_gain_at_k(
-        head, head.block_sum(evaluation.relevant_labels), discounted=False
+        head, head.block_sum(work.table("relevant")), discounted=False
     )
 
 
-def _pair_counts(chunk, evaluation, cache, k, kendall):
+def _pair_counts(work, kendall):
+    chunk = work.chunk
     # Kendall's tau-b corrects for true score ties itself, whatever ``ties`` says.
     if kendall:
         tied = not chunk.parent.tie_free and chunk.score_tie_ptr.shape[0] <= chunk.n_documents
@@ -121,15 +221,51 @@ def _pair_counts(chunk, evaluation, cache, k, kendall):
     return _kernels.pairwise_counts(chunk, chunk.score_tie_ptr if tied else None)
 
 
-_QUANTITY_KERNELS = {
-    "gain_at_k": _gain_at_k,
-    "hits": _hits_at_k,
+def _relevant_in_list(work):
+    return work.chunk.per_query_sum(work.table("relevant").values[work.chunk.ranked_codes])
+
+
+def _has_gain(work):
+    chunk = work.chunk
+    return chunk.label_values[chunk.per_query_max(chunk.ranked_codes)] > 0
+
+
+def _ideal_gain(work, k, scaled):
+    """DCG@k of each query's documents sorted by decreasing label, from the chunk."""
+    chunk = work.chunk
+    codes = chunk.ranked_codes.astype(np.int64)
+    n_codes = int(codes.max()) + 1
+    # Sorting (query, reversed code) keeps each query's segment in place.
+    key = chunk.row_query * n_codes + (n_codes - 1 - codes)
+    key.sort()
+    best = n_codes - 1 - key % n_codes
+    gains = work._scaled(best) if scaled else work.table("gain").values[best]
+    inside = chunk.row_offset < work.cutoffs(k)[chunk.row_query]
+    return chunk.per_query_sum(np.where(inside, gains / np.log2(chunk.row_offset + 2.0), 0.0))
+
+
+_KERNELS = {
+    "gain": _gain_at_k,
+    "hits": _hits,
     "reciprocal_rank": _reciprocal_rank,
     "hit": _hit,
     "precision_sum": _precision_sum,
     "hits_at_r": _hits_at_r,
     "pairs": _pair_counts,
+    "relevant": _relevant_in_list,
+    "has_gain": _has_gain,
+    "ideal": _ideal_gain,
 }
+
+
+ORDER_FREE = ("relevant", "has_gain", "ideal")
+
+
+def _compute_quantity(quantity, work):
+    if quantity[0] in ORDER_FREE:
+        return work.total(quantity)  # shared with kernels that need it in the chunk
+    kind, *parameters = quantity
+    return _KERNELS[kind](work, *parameters)
 
 
 class Evaluation:
@@ -137,50 +273,116 @@ class Evaluation:
 
     Parameters
     ----------
-    rq : RankedQueries
+    ranked_queries : RankedQueries
     gain : {"linear", "exponential"}
     relevance_level : float
     n_relevant : ndarray of shape (n_queries,) or None
         Given totals of relevant documents, -1 where not given.
+    pool : concurrent.futures.Executor or None
+        The call's threads for the chunk pass.
+    chunk_rows : int
+        About how many documents a chunk of queries holds.
     """
 
-    def __init__(self, rq, *, gain="linear", relevance_level=1.0, n_relevant=None):
-        self.rq = rq
+    def __init__(self, ranked_queries, *, gain, relevance_level, n_relevant, pool, chunk_rows):
+        self.rq = ranked_queries
         self.gain = gain
         self.relevance_level = relevance_level
         self.n_relevant = n_relevant
-        self._totals = {}
-        self._ranked = {}
+        self.pool = pool
+        self.chunk_rows = chunk_rows
+        self.label_functions = {
+            "gain": gain_function(gain),
+            "relevant": lambda values: (values >= relevance_level).astype(np.float64),
+            "positive": lambda values: (values > 0).astype(np.float64),
+        }
+        self.known_totals = {}
+        self._values = {}
 
-    def _total(self, key, compute):
-        return _cached(self._totals, key, compute)
+    def cutoffs(self, k):
+        """Cutoff per query: ``k``, or the list length for ``k=None``."""
+        if k is None:
+            return self.rq.query_sizes
+        return np.full(self.rq.n_queries, k, dtype=np.int64)
 
-    # ------------------------------------------------------- order-free totals
     @property
-    def relevant_labels(self):
-        """1.0 for each label value that is relevant (>= relevance_level), else 0.0."""
-        values = self.rq.label_histogram_codes[1]
-        return self._total(
-            "relevant_labels", lambda: (values >= self.relevance_level).astype(np.float64)
-        )
+    def needs_scaled_gains(self):
+        """Whether an unscaled DCG could overflow float64 (so NDCG scales per query)."""
+        top = self.rq.labels.top
+        largest_gain = self.label_functions["gain"](np.array([top]))[0]
+        return not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
 
-    @property
-    def label_gain(self):
-        """Gain of each label value."""
-        values = self.rq.label_histogram_codes[1]
+    def gain_exponent(self, max_labels):
+        """Per query: a power of two at least its largest gain (0 for no gain)."""
         if self.gain == "exponential":
-            return self._total("label_gain", lambda: np.exp2(values) - 1.0)
-        return values
+            return np.ceil(max_labels)
+        return np.frexp(max_labels)[1].astype(np.float64)
 
-    @property
+    def precompute_order_free(self, quantities):
+        """Sum the order-free totals the quantities need from the label histogram, if small.
+
+        Runs before the chunk pass, while the sort may still be running.
+        """
+        # Scaled ideal gains need each query's largest label: left to the chunks.
+        wanted = [q for q in quantities if q[0] in ORDER_FREE and q[-1:] != (True,)]
+        if not wanted:
+            return
+        histogram = LabelHistogram.if_small(self.rq)
+        if histogram is None:
+            return
+        values = self.rq.labels.values
+        for quantity in dict.fromkeys(wanted):
+            kind = quantity[0]
+            if kind == "relevant":
+                total = histogram.count(self.rq.label_table("relevant", self.label_functions["relevant"], values))
+            elif kind == "has_gain":
+                total = histogram.count(self.rq.label_table("positive", self.label_functions["positive"], values)) > 0
+            else:
+                table = self.rq.label_table("gain", self.label_functions["gain"], values)
+                total = histogram.ideal_gain(table, self.cutoffs(quantity[1]))
+            self.known_totals[quantity] = total
+
+    def compute(self, quantities):
+        """Compute the quantities not yet known, all in one pass over the chunks."""
+        todo = []
+        for quantity in dict.fromkeys(quantities):
+            if quantity in self.known_totals:
+                self._values[quantity] = self.known_totals[quantity]
+            elif quantity not in self._values:
+                todo.append(quantity)
+        if not todo:
+            return
+
+        def compute_chunk(chunk):
+            work = _ChunkWork(chunk, self)
+            return {quantity: _compute_quantity(quantity, work) for quantity in todo}
+
+        chunks = self.rq.chunks(self.chunk_rows)
+        if self.pool is None:
+            per_chunk = [compute_chunk(chunk) for chunk in chunks]
+        else:
+            per_chunk = list(self.pool.map(compute_chunk, chunks))
+        n_queries = self.rq.n_queries
+        for quantity in todo:
+            parts = {}
+            for chunk, values in zip(chunks, per_chunk):
+                value = values[quantity]
+                for name, part in value.items() if isinstance(value, dict) else [(None, value)]:
+                    if name not in parts:
+                        parts[name] = np.empty(n_queries, dtype=np.asarray(part).dtype)
+                    parts[name][chunk.start : chunk.stop] = part
+            self._values[quantity] = parts[None] if None in parts else parts
+
+    def value(self, quantity):
+        """The per-query values of a computed quantity."""
+        return self._values[quantity]
+
     def total_relevant(self):
-        """Relevant documents per query: in the list, or ``n_relevant`` where given."""
-        return self._total("total_relevant", self._count_total_relevant)
+        """Relevant documents per query: in the list, or ``n_relevant`` where given.
 
-    def _count_total_relevant(self):
-        rq = self.rq
-        level = self.relevance_level
-        in_list = rq.count_labels(lambda labels: labels >= level)
+        Raises a ValueError when ``n_relevant`` is below what the list holds.
+        """
+        in_list = self.value(("relevant",))
         if self.n_relevant is None:
             return in_list
         given = self.n_relevant >= 0
@@ -188,181 +390,9 @@ class Evaluation:
         if too_few.any():
             q = int(np.flatnonzero(too_few)[0])
             raise ValueError(
-                f"n_relevant[{rq.query_ids[q]!r}] = {int(self.n_relevant[q])} is below the "
-                f"{int(in_list[q])} relevant documents (label >= {self.relevance_level:g}) "
-                "in that query's list; n_relevant counts all relevant documents, listed "
-                "or not."
+                f"n_relevant[{self.rq.input.query_ids[q]!r}] = {int(self.n_relevant[q])} is "
+                f"below the {int(in_list[q])} relevant documents (label >= "
+                f"{self.relevance_level:g}) in that query's list; n_relevant counts all "
+                "relevant documents, listed or not."
             )
         return np.where(given, self.n_relevant, in_list)
-
-    @property
-    def no_gain(self):
-        """Queries whose labels are all 0 (ideal DCG and CG are 0)."""
-        return self._total("no_gain", lambda: self.rq.count_labels(lambda labels: labels > 0) == 0)
-
-    def ideal_gain(self, k):
-        """Ideal DCG@k of every query."""
-
-        def compute():
-            return _kernels.ideal_gain_at_k(
-                self.rq, self.label_gain, self.rq.cutoffs(k), discounted=True
-            )
-
-        return self._total(("ideal", k), compute)
-
-    # --------------------------------------------------- ranked quantities
-    def compute(self, quantities):
-        """Compute the ranked quantities not yet known, all in one pass over chunks."""
-        todo = [q for q in dict.fromkeys(quantities) if q not in self._ranked]
-        if not todo:
-            return
-        # Order-free inputs of the kernels, computed once before chunks share them.
-        _ = self.relevant_labels, self.label_gain, self.total_relevant
-
-        def compute_chunk(chunk):
-            cache = {}
-            return {
-                quantity: _QUANTITY_KERNELS[quantity[0]](chunk, self, cache, *quantity[1:])
-                for quantity in todo
-            }
-
-        chunks = list(self.rq.chunks())
-        per_chunk = _parallel.map_ordered(compute_chunk, chunks, parallel=self.rq.parallel)
-        n_queries = self.rq.n_queries
-        for quantity in todo:
-            parts = {}
-            for chunk, values in zip(chunks, per_chunk):
-                value = values[quantity]
-                for name, part in (value.items() if isinstance(value, dict) else [(None, value)]):
-                    if name not in parts:
-                        parts[name] = np.empty(n_queries)
-                    parts[name][chunk.start : chunk.stop] = part
-            self._ranked[quantity] = parts[None] if None in parts else parts
-
-    def ranked(self, quantity):
-        return self._ranked[quantity]
-
-
-# --------------------------------------------------------------- metrics
-# Each metric: ``needs(k, **options)`` lists its ranked quantities and
-# ``finalize(evaluation, k, **options)`` turns them into QueryValues.
-
-
-def _safe_ratio(numerator, denominator):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), 0.0)
-
-
-@dataclass(frozen=True)
-class MetricComputation:
-    needs: object
-    finalize: object
-    uses_ideal_gain: bool = False
-
-
-def _dcg(ev, k):
-    return QueryValues(ev.ranked(("gain_at_k", k, True)), no_relevant=ev.no_gain)
-
-
-def _ndcg(ev, k):
-    ideal = ev.ideal_gain(k)
-    return QueryValues(_safe_ratio(ev.ranked(("gain_at_k", k, True)), ideal), ideal == 0)
-
-
-def _cg(ev, k):
-    return QueryValues(ev.ranked(("gain_at_k", k, False)), no_relevant=ev.no_gain)
-
-
-def _binary(kind, combine):
-    """A metric that combines one binary ranked quantity with the relevant totals."""
-
-    def finalize(ev, k, **options):
-        total = ev.total_relevant
-        values = combine(ev.ranked((kind, k, None)), total, ev.rq.cutoffs(k), ev.rq)
-        if isinstance(values, QueryValues):
-            values.no_relevant = total == 0
-            return values
-        return QueryValues(values, no_relevant=total == 0)
-
-    return MetricComputation(lambda k, **options: [(kind, k, None)], finalize)
-
-
-def _hit_rate_item(hits, total, cutoffs, rq):
-    recommended = np.minimum(cutoffs, rq.query_sizes).astype(np.float64)
-    return QueryValues(hits / recommended, pool_weights=recommended)
-
-
-def _hit_rate_needs(k, level="query", **options):
-    return [("hits" if level == "item" else "hit", k, None)]
-
-
-def _hit_rate(ev, k, level="query", **options):
-    computation = _HIT_RATE_ITEM if level == "item" else _HIT_RATE_QUERY
-    return computation.finalize(ev, k)
-
-
-def _rank_correlation(ev, k, method="rc", **options):
-    counts = ev.ranked(("pairs", None, method == "kendall"))
-    pairs, discordant = counts["pairs"], counts["discordant"]
-    tied_score, tied_label, tied_both = (
-        counts["tied_score"],
-        counts["tied_label"],
-        counts["tied_both"],
-    )
-    concordant = pairs - discordant - tied_score - tied_label + tied_both
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if method == "kendall":
-            denominator = np.sqrt((pairs - tied_score) * (pairs - tied_label))
-            values = np.where(denominator > 0, (concordant - discordant) / denominator, np.nan)
-            reason = "a single document, or constant labels or scores"
-        else:
-            # Pairs of equal label agree with every ideal ordering; pairs of
-            # tied score and different label count 1/2 (the expected value).
-            agreeing = tied_label + concordant + 0.5 * (tied_score - tied_both)
-            values = np.where(pairs > 0, agreeing / pairs, np.nan)
-            reason = "a single document"
-    return QueryValues(values, undefined_reason=reason)
-
-
-_HIT_RATE_QUERY = _binary("hit", lambda hit, total, cutoffs, rq: hit)
-_HIT_RATE_ITEM = _binary("hits", _hit_rate_item)
-
-COMPUTATIONS = {
-    "dcg": MetricComputation(lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _dcg(ev, k)),
-    "ndcg": MetricComputation(
-        lambda k, **o: [("gain_at_k", k, True)], lambda ev, k, **o: _ndcg(ev, k), True
-    ),
-    "cg": MetricComputation(lambda k, **o: [("gain_at_k", k, False)], lambda ev, k, **o: _cg(ev, k)),
-    "mrr": _binary("reciprocal_rank", lambda rr, total, cutoffs, rq: rr),
-    "map": _binary("precision_sum", lambda ps, total, cutoffs, rq: _safe_ratio(ps, total)),
-    "precision": _binary("hits", lambda hits, total, cutoffs, rq: hits / cutoffs),
-    "recall": _binary("hits", lambda hits, total, cutoffs, rq: _safe_ratio(hits, total)),
-    # F1 = 2PR / (P + R) with P = hits/k and R = hits/total is 2 hits / (k + total):
-    # linear in the hits, so the expectation under ties stays exact.
-    "f1": _binary("hits", lambda hits, total, cutoffs, rq: 2.0 * hits / (cutoffs + total)),
-    "recall_cap": _binary(
-        "hits", lambda hits, total, cutoffs, rq: _safe_ratio(hits, np.minimum(cutoffs, total))
-    ),
-    "hit_rate": MetricComputation(_hit_rate_needs, _hit_rate),
-    "r_precision": _binary("hits_at_r", lambda hits, total, cutoffs, rq: _safe_ratio(hits, total)),
-    "rank_correlation": MetricComputation(
-        lambda k, method="rc", **o: [("pairs", None, method == "kendall")], _rank_correlation
-    ),
-}  # fmt: skip
-
-
-def compute_metrics(evaluation, requests):
-    """Per-query values of several metrics on one evaluation.
-
-    ``requests`` is a list of ``(computation_name, k, options)``; all ranked
-    quantities they need are computed in one pass over the ranking. Ideal
-    DCGs, which do not depend on the order, are summed first: for large
-    inputs that overlaps with the sort running in the background.
-    """
-    needed = []
-    for name, k, options in requests:
-        needed.extend(COMPUTATIONS[name].needs(k, **options))
-        if COMPUTATIONS[name].uses_ideal_gain:
-            evaluation.ideal_gain(k)
-    evaluation.compute(needed)
-    return [COMPUTATIONS[name].finalize(evaluation, k, **options) for name, k, options in requests]

@@ -1,7 +1,7 @@
 """Metric kernels: small pure functions from ranked segments to per-query numbers.
 
-Every kernel takes a :class:`~sklearn_rank_metrics._segments.RankedQueries`
-and returns one float per query. Under ``ties="average"`` each returns the
+Every kernel takes the :class:`~._segments.Head` of a chunk of queries (or
+the chunk itself) and returns one float per query of the chunk. Under ``ties="average"`` each returns the
 *exact expected value* over all orderings of tied documents: a tie block of
 ``m`` documents, ``r`` of them relevant, occupying positions ``s+1 .. s+m``
 puts a uniformly random subset of its documents at any set of its positions,
@@ -13,7 +13,8 @@ formulas reduce to the plain deterministic definitions.
 import numpy as np
 from scipy.special import gammaln
 
-from ._segments import run_starts, segment_ranks
+from ._factorize import run_starts
+from ._segments import segment_ranks
 
 
 def discount_cumsum(max_length):
@@ -33,46 +34,12 @@ def expected_gain_at_k(head, block_gain, *, discounted):
     """
     if not discounted:
         weight = head.inside / head.size
-    elif isinstance(head.size, np.ndarray):
+    elif head.tied:
         cumulative = discount_cumsum(int((head.offset + head.inside).max()))
         weight = (cumulative[head.offset + head.inside] - cumulative[head.offset]) / head.size
     else:
         weight = 1.0 / np.log2(head.offset + 2.0)
-    return np.bincount(head.query, weights=block_gain * weight, minlength=head._rq.n_queries)
-
-
-def ideal_gain_at_k(rq, gain_of_label, cutoffs, *, discounted):
-    """(Discounted) cumulative gain of the best ordering of each query's list.
-
-    Built from each query's label histogram, which needs no sort: the best
-    ordering puts the ``c`` documents of the highest label at positions
-    ``1..c``, the next label after them, and so on.
-    ``gain_of_label[v]`` is the gain of label value ``v`` of
-    ``rq.label_histogram_codes``. With too many distinct labels for a
-    histogram, the labels are sorted instead.
-    """
-    if rq.label_histogram is None:
-        codes = rq.label_histogram_codes[0]
-        return _ideal_gain_by_sorting(rq, gain_of_label[codes], cutoffs, discounted)
-    counts = rq.label_histogram[:, ::-1]
-    end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
-    start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
-    if discounted:
-        cumulative = discount_cumsum(int(end.max()))
-        end, start = cumulative[end], cumulative[start]
-    return (end - start) @ gain_of_label[::-1]
-
-
-def _ideal_gain_by_sorting(rq, row_gain, cutoffs, discounted):
-    """Fallback of :func:`ideal_gain_at_k` for many distinct labels: sort them."""
-    best_first = np.lexsort((-row_gain, rq.query_codes))
-    position = segment_ranks(rq.query_sizes) + 1
-    row_query = np.repeat(np.arange(rq.n_queries), rq.query_sizes)
-    gain = row_gain[best_first]
-    if discounted:
-        gain = gain / np.log2(position + 1.0)
-    gain = np.where(position <= cutoffs[row_query], gain, 0.0)
-    return np.bincount(row_query, weights=gain, minlength=rq.n_queries)
+    return np.bincount(head.query, weights=block_gain * weight, minlength=head.chunk.n_queries)
 
 
 def _log_binomial(n, k):
@@ -101,8 +68,8 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
     """
     blocks, queries = _first_relevant_blocks(head, block_relevant)
     offset = head.offset[blocks]
-    reciprocal_rank = np.zeros(head._rq.n_queries)
-    if not isinstance(head.size, np.ndarray):
+    reciprocal_rank = np.zeros(head.chunk.n_queries)
+    if not head.tied:
         reciprocal_rank[queries] = 1.0 / (offset + 1.0)
         return reciprocal_rank
     size = head.size[blocks].astype(np.float64)
@@ -129,9 +96,9 @@ def hit_probability(head, block_relevant):
     relevant documents with probability ``C(m - r, t) / C(m, t)``.
     """
     blocks, queries = _first_relevant_blocks(head, block_relevant)
-    hit = np.zeros(head._rq.n_queries)
+    hit = np.zeros(head.chunk.n_queries)
     hit[queries] = 1.0
-    if isinstance(head.size, np.ndarray):
+    if head.tied:
         size = head.size[blocks].astype(np.float64)
         relevant = block_relevant[blocks]
         inside = head.inside[blocks]
@@ -152,7 +119,7 @@ def expected_precision_sum(head, block_relevant):
     documents ranked before the block, ``s`` documents before it, so
     ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
-    n_queries = head._rq.n_queries
+    n_queries = head.chunk.n_queries
     # Relevant documents ranked before each block: a cumulative sum that
     # restarts at every query's first head block.
     through = np.cumsum(block_relevant)
@@ -161,7 +128,7 @@ def expected_precision_sum(head, block_relevant):
     before_query = np.repeat(through[query_start] - block_relevant[query_start], run_length)
     relevant_before = through - block_relevant - before_query
 
-    if not isinstance(head.size, np.ndarray):
+    if not head.tied:
         # Single-document blocks: precision at each relevant position.
         contribution = block_relevant * (1.0 + relevant_before) / (head.offset + 1.0)
         return np.bincount(head.query, weights=contribution, minlength=n_queries)
@@ -286,7 +253,7 @@ def pairwise_counts(chunk, block_ptr):
     ``tied_label`` and ``tied_both``. Concordant pairs are the rest:
     ``pairs - discordant - tied_score - tied_label + tied_both``.
     """
-    label_values = chunk.label_histogram_codes[1]
+    label_values = chunk.label_values
     label_rank = chunk.ranked_codes
     has_ties = block_ptr is not None
     if has_ties:

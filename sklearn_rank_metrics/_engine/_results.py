@@ -1,70 +1,278 @@
-"""From per-query values to what the caller asked for.
+"""Per-query results: the product of every evaluation, and the one place that averages.
 
-Applies the ``no_relevant`` convention, counts and reports skipped or
-undefined queries, and averages with query weights.
+A metric's computation yields :class:`QueryValues` (one value per query, the
+queries without a relevant document, pooling weights). :func:`finish`
+applies the ``no_relevant`` convention and reports what was left out;
+:class:`QueryResults` holds the outcome for several metrics on the same
+queries, with the query ids and weights, and computes every mean - the
+metric functions, :func:`~sklearn_rank_metrics.evaluate` and the scorers all
+average through :meth:`QueryResults.mean`.
+
+Every mean is a weighted mean of per-query values, so results of disjoint
+sets of queries (partitions of a large input) combine exactly, and results
+of several models on the same queries pair up by query id.
 """
 
-import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._warnings import warn_caller
 
-def apply_no_relevant(values, no_relevant_mask, no_relevant, metric_name):
-    """Set the value of queries without relevant documents per ``no_relevant``.
 
-    Returns a new array; skipped queries are NaN and counted in a warning.
+@dataclass
+class QueryValues:
+    """A metric's raw per-query values, before the ``no_relevant`` convention.
+
+    Attributes
+    ----------
+    values : ndarray of shape (n_queries,)
+    no_relevant : ndarray of bool or None
+        Queries without a relevant document (all labels 0 for gain metrics).
+    pool_weights : ndarray or None
+        Extra weights of the mean (item hit rate pools its items).
+    undefined_reason : str or None
+        Why a NaN value is undefined (rank correlation of one document).
     """
-    values = np.array(values, dtype=np.float64)
-    if no_relevant_mask is None or not no_relevant_mask.any():
-        return values
-    if no_relevant == "zero":
-        values[no_relevant_mask] = 0.0
-    elif no_relevant == "one":
-        values[no_relevant_mask] = 1.0
-    else:
-        values[no_relevant_mask] = np.nan
-        n_skipped = int(no_relevant_mask.sum())
-        warnings.warn(
-            f"{metric_name}: {n_skipped} of {values.shape[0]} queries have no relevant "
-            "document and were left out (no_relevant='skip'); their per-query value is NaN.",
+
+    values: np.ndarray
+    no_relevant: np.ndarray | None = None
+    pool_weights: np.ndarray | None = None
+    undefined_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class _MetricResult:
+    values: np.ndarray  # NaN where skipped or undefined
+    skipped: np.ndarray  # no relevant document, left out (no_relevant="skip")
+    undefined: np.ndarray  # the value is undefined (reason below)
+    undefined_reason: str | None
+    pool_weights: np.ndarray | None
+
+
+def _queries(count):
+    return f"{count} quer{'y' if count == 1 else 'ies'}"
+
+
+def finish(name, query_values, no_relevant):
+    """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`."""
+    values = np.array(query_values.values, dtype=np.float64)
+    n_queries = values.shape[0]
+    skipped = np.zeros(n_queries, dtype=bool)
+    mask = query_values.no_relevant
+    if mask is not None and mask.any():
+        if no_relevant == "skip":
+            skipped = mask.copy()
+            values[skipped] = np.nan
+            warn_caller(
+                f"{name}: {int(skipped.sum())} of {n_queries} queries have no relevant "
+                "document and were left out (no_relevant='skip'); their per-query value is NaN.",
+                UndefinedMetricWarning,
+            )
+        else:
+            values[mask] = 1.0 if no_relevant == "one" else 0.0
+    undefined = np.isnan(values) & ~skipped
+    if undefined.any():
+        warn_caller(
+            f"{name}: {int(undefined.sum())} of {n_queries} queries are undefined "
+            f"({query_values.undefined_reason}) and were left out of the mean; their "
+            "per-query value is NaN.",
             UndefinedMetricWarning,
-            stacklevel=4,
         )
-    return values
+    values.flags.writeable = False
+    return _MetricResult(
+        values, skipped, undefined, query_values.undefined_reason, query_values.pool_weights
+    )
 
 
-def warn_undefined(values, metric_name, reason):
-    """Warn about queries whose value is NaN because the metric is undefined."""
-    n_undefined = int(np.isnan(values).sum())
-    if n_undefined:
-        warnings.warn(
-            f"{metric_name}: {n_undefined} of {values.shape[0]} queries are undefined "
-            f"({reason}) and were left out of the mean; their per-query value is NaN.",
-            UndefinedMetricWarning,
-            stacklevel=4,
+class QueryResults(Mapping):
+    """Per-query values of ranking metrics, with their query ids and weights.
+
+    Returned by :func:`~sklearn_rank_metrics.evaluate` with ``average=None``.
+    It is a read-only mapping from metric name to per-query values; the
+    queries are in the order of :attr:`query_ids` (that of ``numpy.unique(qid)``,
+    row order for 2-D input). A query left out of a metric (no relevant
+    document under ``no_relevant="skip"``, or an undefined value) has the value
+    NaN there, and :meth:`skipped` / :meth:`undefined` say which and why.
+
+    Attributes
+    ----------
+    query_ids : ndarray of shape (n_queries,)
+        Sorted unique query ids.
+    metrics : tuple of str
+        The metric names, in the order requested.
+    query_weights : ndarray of shape (n_queries,) or None
+        The weight of each query in means (``sample_weight``), None for equal
+        weights.
+
+    See Also
+    --------
+    sklearn_rank_metrics.evaluate : Compute several metrics in one pass.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics import evaluate
+    >>> results = evaluate([2, 0, 1, 0, 0, 1], [0.9, 0.8, 0.1, 0.7, 0.2, 0.3],
+    ...                    qid=["a", "a", "a", "b", "b", "b"],
+    ...                    metrics=["ndcg@2", "mrr"], average=None)
+    >>> results
+    QueryResults(2 queries: ndcg@2 mean 0.6956, mrr mean 0.75)
+    >>> results["mrr"]
+    array([1. , 0.5])
+    >>> results.query_ids
+    array(['a', 'b'], dtype='<U1')
+    >>> results.mean()
+    {'ndcg@2': 0.69555..., 'mrr': 0.75}
+    """
+
+    def __init__(self, query_ids, metric_results, query_weights=None):
+        self.query_ids = query_ids
+        self.metrics = tuple(metric_results)
+        self.query_weights = query_weights
+        self._results = dict(metric_results)
+
+    # ------------------------------------------------------------- mapping
+    def __getitem__(self, name):
+        """Per-query values of the metric ``name`` (read-only, NaN where left out)."""
+        try:
+            return self._results[name].values
+        except KeyError:
+            raise KeyError(
+                f"{name!r} is not among the metrics of these results: {list(self.metrics)}."
+            ) from None
+
+    def __iter__(self):
+        return iter(self.metrics)
+
+    def __len__(self):
+        return len(self.metrics)
+
+    @property
+    def n_queries(self):
+        """Number of queries."""
+        return self.query_ids.shape[0]
+
+    # ---------------------------------------------------- what was left out
+    def skipped(self, name):
+        """Queries without a relevant document that ``no_relevant="skip"`` left out of ``name``.
+
+        Returns
+        -------
+        mask : ndarray of bool, shape (n_queries,)
+        """
+        return self._results[name].skipped.copy()
+
+    def undefined(self, name):
+        """Queries whose value of ``name`` is undefined, and why.
+
+        Returns
+        -------
+        mask : ndarray of bool, shape (n_queries,)
+        reason : str or None
+            E.g. "a single document" for rank correlation.
+        """
+        result = self._results[name]
+        return result.undefined.copy(), result.undefined_reason
+
+    def weights(self, name):
+        """The weight of each query in the mean of ``name``.
+
+        The query weight (``sample_weight``, else 1) times the pooling weight
+        of pooled metrics (item hit rate: the items recommended); 0 for a
+        query left out.
+
+        Returns
+        -------
+        weights : ndarray of shape (n_queries,)
+        """
+        result = self._results[name]
+        weights = np.ones(self.n_queries)
+        if self.query_weights is not None:
+            weights = weights * self.query_weights
+        if result.pool_weights is not None:
+            weights = weights * result.pool_weights
+        weights[np.isnan(result.values)] = 0.0
+        return weights
+
+    # ---------------------------------------------------------------- means
+    def mean(self, name=None):
+        """The weighted mean over queries of one metric, or of each.
+
+        Queries left out (NaN) do not count. A metric with no query left to
+        average is NaN, with a warning.
+
+        Parameters
+        ----------
+        name : str, default=None
+            The metric; None for all of them.
+
+        Returns
+        -------
+        mean : float, or dict of {name: float}
+        """
+        if name is None:
+            return {metric: self.mean(metric) for metric in self.metrics}
+        values = self[name]
+        weights = self.weights(name)
+        valid = weights > 0
+        if not valid.any():
+            warn_caller(
+                f"{name} is undefined: no query has a defined value with a positive "
+                "weight; returning NaN.",
+                UndefinedMetricWarning,
+            )
+            return float("nan")
+        if self.query_weights is None and self._results[name].pool_weights is None:
+            return float(np.mean(values[valid]))
+        return float(np.average(values[valid], weights=weights[valid]))
+
+    # -------------------------------------------------------------- output
+    def to_frame(self, long=False):
+        """The per-query values as a pandas DataFrame.
+
+        Parameters
+        ----------
+        long : bool, default=False
+            False: one row per query (indexed by query id, named ``qid``), one
+            column per metric. True: one row per (query, metric) pair, columns
+            ``qid``, ``metric`` and ``value``.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "QueryResults.to_frame needs pandas: pip install pandas (or use "
+                "results[name] and results.query_ids, which are NumPy arrays)."
+            ) from None
+        if not long:
+            return pd.DataFrame(
+                {name: np.array(self[name]) for name in self.metrics},
+                index=pd.Index(self.query_ids, name="qid"),
+            )
+        n_metrics = len(self.metrics)
+        return pd.DataFrame(
+            {
+                "qid": np.repeat(self.query_ids, n_metrics),
+                "metric": np.tile(np.array(self.metrics, dtype=object), self.n_queries),
+                "value": np.column_stack([self[name] for name in self.metrics]).ravel(),
+            }
         )
 
+    def __repr__(self):
+        import warnings
 
-def average_queries(values, query_weights=None, pool_weights=None, metric_name="metric"):
-    """Weighted mean over the queries whose value is not NaN."""
-    valid = ~np.isnan(values)
-    weights = None
-    if query_weights is not None or pool_weights is not None:
-        weights = np.ones(values.shape[0])
-        if query_weights is not None:
-            weights = weights * query_weights
-        if pool_weights is not None:
-            weights = weights * pool_weights
-        valid &= weights > 0
-    if not valid.any():
-        warnings.warn(
-            f"{metric_name} is undefined: no query has a defined value with a positive "
-            "weight; returning NaN.",
-            UndefinedMetricWarning,
-            stacklevel=4,
-        )
-        return float("nan")
-    if weights is None:
-        return float(np.mean(values[valid]))
-    return float(np.average(values[valid], weights=weights[valid]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            parts = [f"{name} mean {self.mean(name):.4g}" for name in self.metrics]
+        left_out = {
+            name: int((result.skipped | result.undefined).sum())
+            for name, result in self._results.items()
+        }
+        parts += [f"{_queries(count)} left out of {name}" for name, count in left_out.items() if count]
+        return f"QueryResults({_queries(self.n_queries)}: {', '.join(parts)})"

@@ -1,46 +1,162 @@
-"""Overlapping independent NumPy work on a small thread pool.
+"""How many threads a call may use, and the threads of one call.
 
-NumPy releases the GIL in sorts, gathers and ufunc loops, so two threads
-really run in parallel on such work. Used for large inputs only: the sort
-runs while order-free totals are summed, and metric kernels run on two
-chunks of queries at a time. Results do not depend on the thread count.
+NumPy releases the GIL in sorts, gathers and ufunc loops, so threads really
+run such work in parallel. A large input (``MIN_ROWS_FOR_THREADS`` rows or
+more) is evaluated with a thread pool that lives only for the duration of the
+call: no pool outlives it, so a process forked afterwards (multiprocessing,
+joblib) starts with no stale threads, and concurrent callers each get their
+own. Results never depend on the number of threads.
+
+The number of threads is the smallest of: the CPUs this process may use
+(``joblib.cpu_count()``: CPU affinity and cgroup quotas), ``OMP_NUM_THREADS``
+when set (joblib sets it to 1 in its workers, so ``GridSearchCV(n_jobs=...)``
+does not oversubscribe the machine), and the user's setting:
+:func:`config_context` / :func:`set_config` ``n_threads``, else the
+environment variable ``SKLEARN_RANK_METRICS_N_THREADS`` (which reaches worker
+processes).
 """
 
 import os
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
-# Below this many documents, threads cost more than they save.
+from ._params import check_parameters
+
+# Below this many rows, starting threads costs more than they save.
 MIN_ROWS_FOR_THREADS = 1 << 18
 
-_executor = None
+ENVIRONMENT_VARIABLE = "SKLEARN_RANK_METRICS_N_THREADS"
+
+_UNSET = object()
+_defaults = {"n_threads": None}  # set_config: for the whole process
+_overrides = threading.local()  # config_context: for the current thread
 
 
-def n_threads():
-    return max(1, min(2, os.cpu_count() or 1))
+def get_config():
+    """Return the current configuration of sklearn_rank_metrics.
+
+    Returns
+    -------
+    config : dict
+        ``{"n_threads": int or None}``: the user's limit on threads per
+        call (None: no limit beyond the CPUs the process may use).
+
+    See Also
+    --------
+    set_config : Set the configuration for the whole process.
+    config_context : Set it for a block of code.
+
+    Examples
+    --------
+    >>> import sklearn_rank_metrics
+    >>> sklearn_rank_metrics.get_config()
+    {'n_threads': None}
+    """
+    n_threads = getattr(_overrides, "n_threads", _UNSET)
+    return {"n_threads": _defaults["n_threads"] if n_threads is _UNSET else n_threads}
 
 
-def _pool():
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=n_threads(), thread_name_prefix="srm")
-    return _executor
+def set_config(n_threads=None):
+    """Set the configuration of sklearn_rank_metrics for the whole process.
+
+    Parameters
+    ----------
+    n_threads : int or None, default=None
+        Most threads one call may use on large inputs. None: as many as
+        the CPUs the process may use (CPU affinity and cgroup quotas), or
+        ``OMP_NUM_THREADS``, or the environment variable
+        ``SKLEARN_RANK_METRICS_N_THREADS``, whichever is smallest. 1
+        computes everything in the calling thread.
+
+    See Also
+    --------
+    get_config : The current configuration.
+    config_context : Set it for a block of code only.
+
+    Examples
+    --------
+    >>> import sklearn_rank_metrics
+    >>> sklearn_rank_metrics.set_config(n_threads=1)
+    >>> sklearn_rank_metrics.get_config()
+    {'n_threads': 1}
+    >>> sklearn_rank_metrics.set_config(n_threads=None)
+    """
+    check_parameters("set_config", n_threads=n_threads)
+    _defaults["n_threads"] = n_threads
 
 
-def use_threads(n_rows):
-    return n_threads() > 1 and n_rows >= MIN_ROWS_FOR_THREADS
+@contextmanager
+def config_context(*, n_threads=None):
+    """Set the configuration of sklearn_rank_metrics inside a ``with`` block.
+
+    The setting applies to calls made from the current thread inside the
+    block, and is restored when the block ends.
+
+    Parameters
+    ----------
+    n_threads : int or None, default=None
+        Most threads one call may use; see :func:`set_config`.
+
+    Yields
+    ------
+    None
+
+    See Also
+    --------
+    set_config : Set the configuration for the whole process.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sklearn_rank_metrics
+    >>> with sklearn_rank_metrics.config_context(n_threads=1):
+    ...     sklearn_rank_metrics.ndcg_score([[1, 0, 2]], [[0.3, 0.2, 0.1]])
+    0.7...
+    """
+    check_parameters("config_context", n_threads=n_threads)
+    previous = getattr(_overrides, "n_threads", _UNSET)
+    _overrides.n_threads = n_threads
+    try:
+        yield
+    finally:
+        if previous is _UNSET:
+            del _overrides.n_threads
+        else:
+            _overrides.n_threads = previous
 
 
-def submit(function, *args, parallel):
-    """Run ``function(*args)`` on the pool if ``parallel``, else now; return a Future."""
-    if parallel:
-        return _pool().submit(function, *args)
-    future = Future()
-    future.set_result(function(*args))
-    return future
+def _int_from_environment(name):
+    """A positive int from an environment variable, or None when unset or not one."""
+    text = os.environ.get(name, "").split(",")[0].strip()  # OMP_NUM_THREADS may be "4,2"
+    return int(text) if text.isdigit() and int(text) > 0 else None
 
 
-def map_ordered(function, items, *, parallel):
-    """``[function(item) for item in items]``, on the pool if ``parallel``."""
-    if parallel:
-        return list(_pool().map(function, items))
-    return [function(item) for item in items]
+def thread_limit():
+    """Threads a call may use: min(CPUs allowed, OMP_NUM_THREADS, user setting)."""
+    from joblib import cpu_count  # a scikit-learn dependency; honours affinity and cgroups
+
+    limits = [cpu_count()]
+    omp = _int_from_environment("OMP_NUM_THREADS")
+    if omp is not None:
+        limits.append(omp)
+    user = get_config()["n_threads"]
+    if user is None:
+        user = _int_from_environment(ENVIRONMENT_VARIABLE)
+    if user is not None:
+        limits.append(user)
+    return max(1, min(limits))
+
+
+@contextmanager
+def call_threads(n_rows):
+    """``(pool, n_threads)`` for one call on ``n_rows`` rows; the pool is None for one thread.
+
+    The pool is shut down (its threads joined) when the block ends.
+    """
+    n_threads = thread_limit() if n_rows >= MIN_ROWS_FOR_THREADS else 1
+    if n_threads == 1:
+        yield None, 1
+        return
+    with ThreadPoolExecutor(n_threads, thread_name_prefix="sklearn-rank-metrics") as pool:
+        yield pool, n_threads

@@ -1,5 +1,6 @@
 """Ranking metrics: one function per metric, and ``evaluate`` for many at once."""
 
+from .._engine._results import QueryResults
 from ._evaluate import evaluate
 from ._ranking import (
     cg_score,
@@ -15,3 +16,20 @@ from ._ranking import (
     recall_at_k_score,
     recall_cap_score,
 )
+
+__all__ = [
+    "QueryResults",
+    "cg_score",
+    "dcg_score",
+    "evaluate",
+    "f1_at_k_score",
+    "hit_rate_score",
+    "map_score",
+    "mrr_score",
+    "ndcg_score",
+    "precision_at_k_score",
+    "r_precision_score",
+    "rank_correlation_score",
+    "recall_at_k_score",
+    "recall_cap_score",
+]

@@ -1,59 +1,117 @@
-"""Many metrics in one pass: validate, group and sort once, then run each kernel."""
+"""``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-import numpy as np
-
-from ._ranking import score_requests
 from .._engine._definitions import resolve_metric
+from .._engine._params import check_parameters
+from .._engine._pipeline import Request, evaluate_requests
 
-_COMPUTATION = {"hit_rate_item": "hit_rate", "rc": "rank_correlation", "kendall": "rank_correlation"}
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
+
+
+def _requests(metrics):
+    """One :class:`Request` per metric name, in the order given."""
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("evaluate: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
+    repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
+    if repeated:
+        raise ValueError(f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once.")
+    return [Request(name, *resolve_metric(name)) for name in metrics]
 
 
 def evaluate(
     y_true,
     y_score,
     *,
-    qid=None,
     metrics=DEFAULT_METRICS,
+    qid=None,
+    gain="linear",
+    relevance_level=1,
     n_relevant=None,
-    average="mean",
     ties="average",
     no_relevant="zero",
-    relevance_level=1,
-    gain="linear",
     sample_weight=None,
+    average="mean",
 ):
     """Compute several ranking metrics in one pass over the data.
 
-    The input is validated, grouped by query and sorted by score once; every
-    metric then runs its kernel on the same ranked segments, and
-    intermediate results (hits at k, relevance counts) are shared.
+    The input is validated, its query ids factorized and its documents
+    sorted once; every metric then runs its kernel on the same ranked
+    segments, sharing intermediate results (heads of the ranking, hits,
+    relevant counts). Each metric gives the value its function gives
+    (``evaluate(..., metrics=["ndcg@10"])["ndcg@10"] == ndcg_score(..., k=10)``).
 
     Parameters
     ----------
     y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0.
-    y_score : array-like of the same shape
-        Predicted scores.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (1-D input only).
+        True relevance labels, >= 0 (binary or graded; fractional grades
+        are fine). 1-D: one label per document, queries given by ``qid``.
+        2-D: one query per row, as in :func:`sklearn.metrics.ndcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
     metrics : str or sequence of str, default=("ndcg@10", "map@100", "mrr@10", "recall@100")
-        Metric names as IR tools write them: ``name@k`` or ``name`` for the
-        whole list. Names: ndcg, dcg, cg, mrr, map, precision, recall, f1,
-        recall_cap, hit_rate, hit_rate_item, r_precision, rc, kendall (and
-        the aliases ap, rr, recip_rank, p, r_cap, rprec, rank_correlation).
+        Metric names as IR tools write them: ``name@k`` for a cutoff, or
+        ``name`` for the whole list. Names: ndcg, dcg, cg, mrr, map,
+        precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
+        r_precision, rc, kendall; aliases: ap, rr, recip_rank, p, f1_score,
+        r_cap, hr, hit_rate_query, rprec, r-precision, rank_correlation,
+        kendall_tau. r_precision, rc and kendall take no ``@k``.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of a document with label ``rel`` in ndcg, dcg and cg: ``rel``
+        or ``2**rel - 1``.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``, in the
+        metrics of binary relevance (all but ndcg, dcg, cg, rc, kendall).
     n_relevant : mapping of query id to int, default=None
-        Total relevant documents per query (see :func:`map_score`).
+        Total number of relevant documents of each query, for the metrics
+        of binary relevance (see :func:`map_score`).
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: the exact expected value over all
+        their orderings, or the bounds (higher labels first or last).
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document, in every metric but rc
+        and kendall: 0, left out of the mean with a warning, or 1 (not for
+        the unbounded dcg and cg).
+    sample_weight : array-like, default=None
+        Weights of the queries in the means: one per row for 2-D input; for
+        1-D input one per document, equal within each query.
     average : {"mean", None}, default="mean"
-        None returns per-query arrays, in the order of the sorted query ids
-        given under the key ``"qid"``.
-    ties, no_relevant, relevance_level, gain, sample_weight
-        As in the metric functions, applied to every metric that uses them.
+        ``"mean"`` returns the (weighted) mean of each metric over queries;
+        None returns a :class:`~sklearn_rank_metrics.QueryResults` with the
+        value of every query.
 
     Returns
     -------
-    results : dict
-        ``{name: mean}``, or ``{name: per-query array, "qid": query ids}``.
+    results : dict or QueryResults
+        ``{name: mean}`` in the order of ``metrics``, or with
+        ``average=None`` the per-query results: ``results[name]`` is the
+        array of values in the order of ``results.query_ids`` (the sorted
+        query ids), ``results.to_frame()`` a pandas DataFrame,
+        ``results.mean()`` the same means as ``average="mean"``.
+
+    See Also
+    --------
+    QueryResults : The per-query results.
+    ndcg_score, map_score, mrr_score : The metric functions, one at a time.
+    make_rank_scorers : The same names as scorers for model selection.
+
+    Notes
+    -----
+    The options apply to every metric that uses them and are ignored by
+    the others (``gain`` by map, ``relevance_level`` by ndcg). Each metric
+    follows the conventions of its function; ``docs/metrics.md`` lists them
+    and the reference tool each one matches.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
 
     Examples
     --------
@@ -63,30 +121,22 @@ def evaluate(
     >>> qid = [1, 1, 1, 2, 2, 2]
     >>> evaluate(y_true, y_score, qid=qid, metrics=["ndcg@2", "mrr", "map"])
     {'ndcg@2': 0.69555..., 'mrr': 0.75, 'map': 0.66666...}
+    >>> results = evaluate(y_true, y_score, qid=qid, metrics=["ndcg@2", "mrr"], average=None)
+    >>> results["mrr"]
+    array([1. , 0.5])
+    >>> results.to_frame()
+           ndcg@2  mrr
+    qid
+    1    0.760188  1.0
+    2    0.630930  0.5
     """
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    resolved = [(name, *resolve_metric(name)) for name in metrics]
-    if not resolved:
-        raise ValueError("metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
-    for name, metric, _ in resolved:
-        if not metric.bounded and no_relevant == "one":
-            raise ValueError(
-                f"no_relevant='one' is not available for {name!r}, which has no upper bound."
-            )
-    results, rq = score_requests(
-        y_true,
-        y_score,
-        [(name, _COMPUTATION.get(metric.name, metric.name), k, metric.fixed_options) for name, metric, k in resolved],
-        qid=qid,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-        n_relevant=n_relevant,
-        gain=gain,
-        relevance_level=relevance_level,
-    )
-    if average is None:
-        results["qid"] = np.asarray(rq.query_ids)
-    return results
+    check_parameters(
+        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
+        ties=ties, no_relevant=no_relevant, average=average,
+    )  # fmt: skip
+    results = evaluate_requests(
+        _requests(metrics), y_true, y_score, qid=qid, gain=gain,
+        relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
+        no_relevant=no_relevant, sample_weight=sample_weight,
+    )  # fmt: skip
+    return results.mean() if average == "mean" else results

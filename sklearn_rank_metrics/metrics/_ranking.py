@@ -1,289 +1,214 @@
-"""Public ranking metrics.
+"""Public ranking metrics, one function per metric.
 
-Every function is thin: validate the input, rank it once into query
-segments, call the metric's per-query computation, then aggregate.
-Conventions follow trec_eval and scikit-learn unless an option says
-otherwise; ``docs/metrics.md`` lists them side by side.
+Every function checks its options against the declared parameter table,
+then runs the package's one evaluation path (validate and factorize the
+input, sort once, run the metric's kernels, average). Conventions follow
+trec_eval and scikit-learn unless an option says otherwise;
+``docs/metrics.md`` lists them side by side.
+
+Shared keyword parameters come in one order everywhere: ``k``, ``qid``, then
+the options specific to a function (``gain``, ``level``, ``method``), then
+``relevance_level``, ``n_relevant``, ``ties``, ``no_relevant``,
+``sample_weight`` and ``average``.
 """
 
-from .._engine._results import apply_no_relevant, average_queries, warn_undefined
-from .._engine._evaluation import Evaluation, compute_metrics
-from .._engine._segments import RankedQueries
-from .._engine._validation import (
-    AVERAGES,
-    GAINS,
-    NO_RELEVANT,
-    TIES,
-    check_k,
-    check_n_relevant,
-    check_option,
-    check_ranking_input,
-    check_relevance_level,
-)
+import numpy as np
 
-_PARAMETER_DOCS = {
-    "y_true": """y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded; fractional grades
-        are fine). 1-D: one label per document, queries given by ``qid``.
-        2-D: one query per row, as in :func:`sklearn.metrics.ndcg_score`.""",
-    "y_score": """y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher.""",
-    "k": """k : int, default=None
-        Only the top ``k`` documents of each query count. None (the
-        default) evaluates the whole list. A ``k`` larger than a list is
-        allowed.""",
-    "qid": """qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.""",
-    "ties": """ties : {"average", "optimistic", "pessimistic"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings (scikit-learn's
-        ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
-        higher labels first and last inside a tie, giving the bounds.""",
-    "no_relevant": """no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval and scikit-learn, left out of
-        the mean with a warning that counts such queries (NaN with
-        ``average=None``), or 1.""",
-    "relevance_level": """relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).""",
-    "n_relevant": """n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for retrieval runs
-        whose lists miss some of them (they rank after the whole list).
-        Queries absent from the mapping use the count in their list. With
-        2-D input the query ids are the row indices.""",
-    "sample_weight": """sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.""",
-    "average": """average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None returns the
-        per-query values, in the order of ``numpy.unique(qid)`` (row order
-        for 2-D input), NaN where a query was skipped.""",
-    "gain": """gain : {"linear", "exponential"}, default="linear"
-        Gain of a document with label ``rel``: ``rel`` or ``2**rel - 1``.""",
-    "returns": """score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.""",
-}
+from .._engine._definitions import METRICS
+from .._engine._params import check_parameters
+from .._engine._pipeline import Request, evaluate_requests
 
 
-def _parameter_list(*names, **replaced):
-    return "\n    ".join(replaced.get(name, "{" + name + "}") for name in names)
+def _score(function, metric, y_true, y_score, *, k=None, average, **options):
+    """Run one metric through the evaluation path; its mean or per-query values."""
+    results = evaluate_requests([Request(function, METRICS[metric], k)], y_true, y_score, **options)
+    return results.mean(function) if average == "mean" else np.array(results[function])
 
 
-_UNBOUNDED_NO_RELEVANT = """no_relevant : {"zero", "skip"}, default="zero"
-        Queries whose labels are all 0 score 0, or are left out of the mean."""
-_WHOLE_LIST_K = """k : None
-        Must be None; this metric sets its own cutoff per query."""
-_COMPOSITE_DOCS = {
-    "gain_parameters": _parameter_list(
-        "y_true", "y_score", "k", "qid", "gain", "ties", "no_relevant", "sample_weight", "average"
-    ),
-    "unbounded_parameters": _parameter_list(
-        "y_true", "y_score", "k", "qid", "gain", "ties", "no_relevant", "sample_weight", "average",
-        no_relevant=_UNBOUNDED_NO_RELEVANT,
-    ),
-    "binary_parameters": _parameter_list(
-        "y_true", "y_score", "k", "qid", "relevance_level", "ties", "no_relevant", "n_relevant",
-        "sample_weight", "average",
-    ),
-    "whole_list_binary_parameters": _parameter_list(
-        "y_true", "y_score", "k", "qid", "relevance_level", "ties", "no_relevant", "n_relevant",
-        "sample_weight", "average", k=_WHOLE_LIST_K,
-    ),
-}  # fmt: skip
+def _gain_score(function, metric, y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average):  # fmt: skip
+    check_parameters(function, k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)
+    return _score(function, metric, y_true, y_score, k=k, qid=qid, gain=gain, ties=ties,
+                  no_relevant=no_relevant, sample_weight=sample_weight, average=average)  # fmt: skip
 
 
-def _fill_docstring(function):
-    """Substitute the shared parameter descriptions into a docstring."""
-    doc = function.__doc__
-    for name, text in _COMPOSITE_DOCS.items():
-        doc = doc.replace("{" + name + "}", text)
-    for name, text in _PARAMETER_DOCS.items():
-        doc = doc.replace("{" + name + "}", text)
-    function.__doc__ = doc
-    return function
+def _binary_score(function, metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average):  # fmt: skip
+    check_parameters(function, k=k, relevance_level=relevance_level, n_relevant=n_relevant,
+                     ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
+    return _score(function, metric, y_true, y_score, k=k, qid=qid, relevance_level=relevance_level,
+                  n_relevant=n_relevant, ties=ties, no_relevant=no_relevant,
+                  sample_weight=sample_weight, average=average)  # fmt: skip
 
 
-def check_common_options(ties, no_relevant, average):
-    check_option(ties, "ties", TIES)
-    check_option(no_relevant, "no_relevant", NO_RELEVANT)
-    check_option(average, "average", AVERAGES)
-
-
-def rank_input(y_true, y_score, *, qid, ties, sample_weight):
-    """Validate the input and sort it once into ranked query segments."""
-    return RankedQueries(check_ranking_input(y_true, y_score, qid, sample_weight), ties)
-
-
-def finish(query_values, rq, *, no_relevant, average, metric_name):
-    """Apply ``no_relevant``, report skipped or undefined queries, aggregate."""
-    values = apply_no_relevant(
-        query_values.values, query_values.no_relevant, no_relevant, metric_name
-    )
-    if query_values.undefined_reason is not None:
-        warn_undefined(values, metric_name, query_values.undefined_reason)
-    if average is None:
-        return values
-    return average_queries(values, rq.query_weights, query_values.pool_weights, metric_name)
-
-
-def score_requests(
-    y_true,
-    y_score,
-    requests,
-    *,
-    qid,
-    ties,
-    no_relevant,
-    sample_weight,
-    average,
-    n_relevant=None,
-    gain="linear",
-    relevance_level=1,
-):
-    """Validate, rank once, and compute every request ``(name, computation, k, options)``.
-
-    Returns ``({name: result}, ranked_queries)``. The public metrics send one
-    request, :func:`~sklearn_rank_metrics.evaluate` many.
-    """
-    check_common_options(ties, no_relevant, average)
-    check_option(gain, "gain", GAINS)
-    relevance_level = check_relevance_level(relevance_level)
-    rq = rank_input(y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight)
-    evaluation = Evaluation(
-        rq,
-        gain=gain,
-        relevance_level=relevance_level,
-        n_relevant=check_n_relevant(n_relevant, rq.query_ids),
-    )
-    all_values = compute_metrics(
-        evaluation, [(computation, k, options) for _, computation, k, options in requests]
-    )
-    results = {
-        name: finish(query_values, rq, no_relevant=no_relevant, average=average, metric_name=name)
-        for (name, _, _, _), query_values in zip(requests, all_values)
-    }
-    return results, rq
-
-
-def _score(computation, metric_name, y_true, y_score, *, k, allow_cutoff=True, **kwargs):
-    metric_options = {key: kwargs.pop(key) for key in ("level", "method") if key in kwargs}
-    k = check_k(k, allow_cutoff=allow_cutoff, metric=metric_name)
-    request = (metric_name, computation, k, metric_options)
-    results, _ = score_requests(y_true, y_score, [request], **kwargs)
-    return results[metric_name]
-
-
-def _reject_one_for_unbounded(no_relevant, metric_name):
-    if isinstance(no_relevant, str) and no_relevant == "one":
-        raise ValueError(
-            f"no_relevant='one' is not available for {metric_name}, which has no upper "
-            "bound; use 'zero' or 'skip'."
-        )
-
-
-def _gain_metric(name, computation, doc, *, unbounded=False):
-    """A public DCG-family metric: labels are gains, no binary relevance."""
-
-    def metric(
-        y_true,
-        y_score,
-        *,
-        k=None,
-        qid=None,
-        gain="linear",
-        ties="average",
-        no_relevant="zero",
-        sample_weight=None,
-        average="mean",
-    ):
-        if unbounded:
-            _reject_one_for_unbounded(no_relevant, name)
-        return _score(
-            computation, name, y_true, y_score, k=k, qid=qid, ties=ties,
-            no_relevant=no_relevant, sample_weight=sample_weight, average=average, gain=gain,
-        )  # fmt: skip
-
-    parameters = "{unbounded_parameters}" if unbounded else "{gain_parameters}"
-    return _public(metric, name, doc, parameters)
-
-
-def _binary_metric(name, computation, doc, *, allow_cutoff=True):
-    """A public metric of binary relevance (label >= relevance_level)."""
-
-    def metric(
-        y_true,
-        y_score,
-        *,
-        k=None,
-        qid=None,
-        relevance_level=1,
-        ties="average",
-        no_relevant="zero",
-        n_relevant=None,
-        sample_weight=None,
-        average="mean",
-    ):
-        return _score(
-            computation, name, y_true, y_score, k=k, qid=qid, ties=ties,
-            no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-            average=average, relevance_level=relevance_level, allow_cutoff=allow_cutoff,
-        )  # fmt: skip
-
-    parameters = "{binary_parameters}" if allow_cutoff else "{whole_list_binary_parameters}"
-    return _public(metric, name, doc, parameters)
-
-
-def _public(function, name, doc, parameters):
-    """Name a metric made by a factory and give it its docstring."""
-    function.__name__ = function.__qualname__ = name
-    head, examples = doc.split("    Examples\n    --------\n")
-    function.__doc__ = (
-        f"{head}    Parameters\n    ----------\n    {parameters}\n\n"
-        "    Returns\n    -------\n    {returns}\n\n"
-        f"    Examples\n    --------\n{examples}"
-    )
-    return _fill_docstring(function)
-
-
-dcg_score = _gain_metric(
-    "dcg_score",
-    "dcg",
+def dcg_score(
+    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
+    sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Discounted cumulative gain at k (DCG@k).
 
     .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
 
-    with ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential).
-    With 2-D input and base-2 discount this equals
-    :func:`sklearn.metrics.dcg_score`. A query with no relevant document is
-    one whose labels are all 0; ``no_relevant="one"`` is an error, since DCG
-    is unbounded.
+    where ``rel_i`` is the label of the document at rank ``i`` and ``g`` the
+    gain: ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded; fractional grades
+        are fine). 1-D: one label per document, queries given by ``qid``.
+        2-D: one query per row, as in :func:`sklearn.metrics.dcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of a document with label ``rel``: ``rel`` (scikit-learn,
+        trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings (scikit-learn's
+        ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
+        higher labels first and last inside a tie, giving the bounds.
+    no_relevant : {"zero", "skip"}, default="zero"
+        Queries whose labels are all 0 score 0, or are left out of the mean
+        with a warning that counts them (NaN with ``average=None``).
+        ``"one"`` is an error: DCG has no upper bound.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        If a DCG overflows float64 (``gain="exponential"`` with labels near
+        1000 or above); :func:`ndcg_score` is exact for any labels.
+
+    See Also
+    --------
+    ndcg_score : DCG normalized by the DCG of the ideal ordering.
+    cg_score : The gains of the top k without discount.
+    sklearn.metrics.dcg_score : The same on 2-D input.
+
+    Notes
+    -----
+    With 2-D input and the default base-2 discount this equals
+    :func:`sklearn.metrics.dcg_score`. Under ``ties="average"`` a tie block
+    straddling rank k contributes its mean gain times the discounts of its
+    positions inside the top k: the exact expectation over the orderings of
+    the tie. A query with no relevant document is one whose labels are all 0.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation
+       of IR techniques", ACM Transactions on Information Systems 20(4),
+       2002.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import dcg_score
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
-    """,
-    unbounded=True,
-)
+    """
+    return _gain_score("dcg_score", "dcg", y_true, y_score, k, qid, gain, ties, no_relevant,
+                       sample_weight, average)  # fmt: skip
 
 
-ndcg_score = _gain_metric(
-    "ndcg_score",
-    "ndcg",
+def ndcg_score(
+    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
+    sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Normalized discounted cumulative gain at k (NDCG@k).
 
-    .. math:: \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}
+    .. math:: \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}, \qquad
+              \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
 
-    where IDCG@k is the DCG@k of the query's documents sorted by
-    decreasing label (the ideal ranking of the list given). Discount
-    ``1/log2(rank + 1)``. With 2-D input this equals
-    :func:`sklearn.metrics.ndcg_score` (``ties="average"`` is its
-    ``ignore_ties=False``). A query whose labels are all 0 has IDCG = 0: it
-    scores 0 by default (as scikit-learn and trec_eval), see ``no_relevant``.
+    where IDCG@k is the DCG@k of the query's documents sorted by decreasing
+    label (the ideal ranking of the list given), and ``g(rel) = rel``
+    (linear) or ``2**rel - 1`` (exponential).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded; fractional grades
+        are fine). 1-D: one label per document, queries given by ``qid``.
+        2-D: one query per row, as in :func:`sklearn.metrics.ndcg_score`.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of a document with label ``rel``: ``rel`` (scikit-learn,
+        trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings (scikit-learn's
+        ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
+        higher labels first and last inside a tie, giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query whose labels are all 0 (IDCG = 0): 0 as in
+        scikit-learn and trec_eval, left out of the mean with a warning that
+        counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    dcg_score : The unnormalized DCG.
+    evaluate : Several metrics from one sort.
+    sklearn.metrics.ndcg_score : The same on 2-D input.
+
+    Notes
+    -----
+    With 2-D input this equals :func:`sklearn.metrics.ndcg_score`
+    (``ties="average"`` is its ``ignore_ties=False``), and trec_eval's
+    ``ndcg_cut`` when the qrels hold the list's labels. ``k`` beyond a list
+    cuts nothing. Exponential gains of labels near 1000 and above would
+    overflow float64; each query's gains are then divided by a power of two
+    (which leaves NDCG exactly unchanged), so NDCG is exact for any labels.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation
+       of IR techniques", ACM Transactions on Information Systems 20(4),
+       2002.
+    .. [2] C. Burges et al., "Learning to Rank using Gradient Descent",
+       ICML 2005 (the exponential gain).
+    .. [3] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
 
     Examples
     --------
@@ -292,44 +217,174 @@ ndcg_score = _gain_metric(
     0.97778...
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
-    """,
-)
+    """
+    return _gain_score("ndcg_score", "ndcg", y_true, y_score, k, qid, gain, ties, no_relevant,
+                       sample_weight, average)  # fmt: skip
 
 
-cg_score = _gain_metric(
-    "cg_score",
-    "cg",
+def cg_score(
+    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
+    sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Cumulative gain at k (CG@k): the sum of the gains of the top k.
 
     .. math:: \mathrm{CG@k} = \sum_{i=1}^{\min(k, n)} g(rel_i)
 
-    Position inside the top k does not matter; under ``ties="average"`` a
+    with ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded; fractional grades
+        are fine). 1-D: one label per document, queries given by ``qid``.
+        2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    gain : {"linear", "exponential"}, default="linear"
+        Gain of a document with label ``rel``: ``rel`` or ``2**rel - 1``.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip"}, default="zero"
+        Queries whose labels are all 0 score 0, or are left out of the mean
+        with a warning that counts them (NaN with ``average=None``).
+        ``"one"`` is an error: CG has no upper bound.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    Raises
+    ------
+    ValueError
+        If a CG overflows float64 (``gain="exponential"`` with labels near
+        1000 or above).
+
+    See Also
+    --------
+    dcg_score : The same gains, discounted by rank.
+    ndcg_score : DCG normalized to [0, 1].
+
+    Notes
+    -----
+    Position inside the top k does not matter. Under ``ties="average"`` a
     tie block straddling rank k contributes its mean gain per position
-    inside. ``no_relevant="one"`` is an error, since CG is unbounded.
+    inside the top k.
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based evaluation
+       of IR techniques", ACM Transactions on Information Systems 20(4),
+       2002.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import cg_score
     >>> cg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=2)
     5.0
-    """,
-    unbounded=True,
-)
+    >>> cg_score([5, 2, 0], [2, 1, 1], k=2)   # 5 + the mean of the tied 2 and 0
+    6.0
+    """
+    return _gain_score("cg_score", "cg", y_true, y_score, k, qid, gain, ties, no_relevant,
+                       sample_weight, average)  # fmt: skip
 
 
-mrr_score = _binary_metric(
-    "mrr_score",
-    "mrr",
+def mrr_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Mean reciprocal rank at k (MRR@k).
 
-    .. math:: \mathrm{RR@k} = \frac{1}{\mathrm{rank}_1} \text{ if } \mathrm{rank}_1 \le k
-              \text{ else } 0
+    .. math:: \mathrm{RR@k} = \begin{cases} 1 / \mathrm{rank}_1 & \text{if }
+              \mathrm{rank}_1 \le k \\ 0 & \text{otherwise} \end{cases}
 
     where ``rank_1`` is the rank of the first relevant document; MRR is the
-    mean over queries (trec_eval's ``recip_rank``, ranx's ``mrr``). A query
-    whose relevant documents all rank below k scores 0; one with no relevant
-    document at all follows ``no_relevant``. Under ``ties="average"`` this
-    is the exact expectation of ``1/rank_1`` over the orderings of ties.
+    mean over queries.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``, ranx's ``rel_lvl``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some. Only whether a query has any matters here. Every
+        key must be a query id (row numbers for 2-D input); queries absent
+        from the mapping use the count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
+        warning that counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    hit_rate_score : Whether a relevant document is in the top k at all.
+    map_score : Precision at every relevant rank.
+
+    Notes
+    -----
+    This is trec_eval's ``recip_rank`` (with a cutoff) and ranx's ``mrr``.
+    A query whose relevant documents all rank below k scores 0; one with no
+    relevant document at all follows ``no_relevant``. Under
+    ``ties="average"`` this is the exact expectation of ``1/rank_1`` over
+    the orderings of tied documents, from the hypergeometric distribution
+    of the first relevant document inside its tie block.
+
+    References
+    ----------
+    .. [1] E. Voorhees, "The TREC-8 Question Answering Track Report",
+       TREC 1999.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
 
     Examples
     --------
@@ -340,22 +395,91 @@ mrr_score = _binary_metric(
     >>> y_score = [[5, 4, 3, 2, 1]] * 3
     >>> mrr_score(y_true, y_score, k=5)   # (1/2 + 1 + 1/5) / 3
     0.56666...
-    """,
-)
+    >>> mrr_score(y_true, y_score, k=4, average=None)
+    array([0.5, 1. , 0. ])
+    """
+    return _binary_score("mrr_score", "mrr", y_true, y_score, k, qid, relevance_level,
+                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-map_score = _binary_metric(
-    "map_score",
-    "map",
+def map_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Mean average precision at k (MAP@k); one query's value is AP@k.
 
     .. math:: \mathrm{AP@k} = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{P@i} \cdot rel_i
 
-    where R is the query's total number of relevant documents (in the list,
-    or ``n_relevant``), as trec_eval's ``map_cut`` and ranx's ``map``: a
-    relevant document below rank k lowers AP@k. (Dividing by the hits inside
-    the top k instead, as some tutorials do, rewards cutting a list short.)
-    Under ``ties="average"`` this is the exact expected AP.
+    where ``rel_i`` is 1 if the document at rank ``i`` is relevant, P@i the
+    precision of the top ``i``, and R the query's total number of relevant
+    documents (in the list, or ``n_relevant``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``, ranx's ``rel_lvl``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some (they rank after the whole list). Every key must be
+        a query id (row numbers for 2-D input); queries absent from the
+        mapping use the count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
+        warning that counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    precision_at_k_score : Precision of the top k.
+    r_precision_score : Precision of the top R.
+
+    Notes
+    -----
+    The denominator is R, as in trec_eval's ``map_cut`` and ranx's ``map``:
+    a relevant document below rank k lowers AP@k. (Dividing by the hits
+    inside the top k instead, as some tutorials do, rewards cutting a list
+    short.) Under ``ties="average"`` this is the exact expected AP over the
+    orderings of tied documents, from the probability that two documents
+    of a tie block are both relevant.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
 
     Examples
     --------
@@ -364,51 +488,183 @@ map_score = _binary_metric(
     >>> from sklearn_rank_metrics import map_score
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # (1 + 2/3 + 3/5) / 3
     0.75555...
-    """,
-)
+    >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
+    0.55555...
+    """
+    return _binary_score("map_score", "map", y_true, y_score, k, qid, relevance_level,
+                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-precision_at_k_score = _binary_metric(
-    "precision_at_k_score",
-    "precision",
+def precision_at_k_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Precision at k (P@k): the share of the top k that is relevant.
 
-    .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant in the top } k\}}{k}
+    .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant documents in the top } k\}}{k}
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list (k is then the list length); a ``k`` larger than a list
+        is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``, ranx's ``rel_lvl``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query. Only whether a
+        query has any matters here. Every key must be a query id (row
+        numbers for 2-D input).
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
+        warning that counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    recall_at_k_score : The share of the relevant documents in the top k.
+    f1_at_k_score : Their harmonic mean.
+    r_precision_score : Precision at rank R.
+
+    Notes
+    -----
     The denominator is k even when the list is shorter (trec_eval's
-    ``P_k``, ranx); with ``k=None`` it is the list length.
+    ``P_k``, ranx): a list of 2 relevant documents has P@5 = 0.4. Under
+    ``ties="average"`` a tie block straddling rank k contributes its share
+    of relevant documents per position inside the top k (the exact
+    expectation). The name avoids :func:`sklearn.metrics.precision_score`,
+    a classification metric.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import precision_at_k_score
     >>> precision_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=2)
     0.5
-    """,
-)
+    >>> precision_at_k_score([1, 1], [2, 1], k=5)   # k, not the list length
+    0.4
+    """
+    return _binary_score("precision_at_k_score", "precision", y_true, y_score, k, qid,
+                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-recall_at_k_score = _binary_metric(
-    "recall_at_k_score",
-    "recall",
+def recall_at_k_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Recall at k: the share of a query's relevant documents in the top k.
 
-    .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant in the top } k\}}{R}
+    .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant documents in the top } k\}}{R}
 
-    R is the query's total number of relevant documents (in the list, or
-    ``n_relevant``), as trec_eval's ``recall_k``.
+    where R is the query's total number of relevant documents (in the
+    list, or ``n_relevant``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``, ranx's ``rel_lvl``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some. Every key must be a query id (row numbers for 2-D
+        input); queries absent from the mapping use the count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
+        warning that counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    recall_cap_score : Recall whose denominator is ``min(k, R)``.
+    precision_at_k_score : The share of the top k that is relevant.
+
+    Notes
+    -----
+    trec_eval's ``recall_k``; a query with more than k relevant documents
+    cannot reach 1 (see :func:`recall_cap_score`). The name avoids
+    :func:`sklearn.metrics.recall_score`, a classification metric.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import recall_at_k_score
     >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.66666...
-    """,
-)
+    """
+    return _binary_score("recall_at_k_score", "recall", y_true, y_score, k, qid,
+                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-f1_at_k_score = _binary_metric(
-    "f1_at_k_score",
-    "f1",
+def f1_at_k_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""F1 at k: the harmonic mean of P@k and Recall@k.
 
     .. math:: \mathrm{F1@k} = \frac{2\, \mathrm{P@k}\, \mathrm{Recall@k}}
@@ -416,27 +672,145 @@ f1_at_k_score = _binary_metric(
 
     with P@k dividing by k even for shorter lists (as
     :func:`precision_at_k_score`) and R the total number of relevant
-    documents; 0 when no relevant document is in the top k. Linear in the
-    hits, so the tie-averaged value is exact.
+    documents.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``, ranx's ``rel_lvl``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some. Every key must be a query id (row numbers for 2-D
+        input); queries absent from the mapping use the count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0, left out of the mean with a warning that counts
+        such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    precision_at_k_score, recall_at_k_score : Its two parts.
+
+    Notes
+    -----
+    0 when no relevant document is in the top k, as ranx's ``f1``. Linear
+    in the hits, so the tie-averaged value is the exact expectation. The
+    name avoids :func:`sklearn.metrics.f1_score`, a classification metric.
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import f1_at_k_score
     >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
     0.66666...
-    """,
-)
+    """
+    return _binary_score("f1_at_k_score", "f1", y_true, y_score, k, qid, relevance_level,
+                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-recall_cap_score = _binary_metric(
-    "recall_cap_score",
-    "recall_cap",
+def recall_cap_score(
+    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Capped recall at k (R_cap@k), as in BEIR and MTEB.
 
-    .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant in the top } k\}}{\min(k, R)}
+    .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant documents in the top } k\}}{\min(k, R)}
 
+    where R is the query's total number of relevant documents (in the
+    list, or ``n_relevant``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list (k is then the list length); a ``k`` larger than a list
+        is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``.
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some. Every key must be a query id (row numbers for 2-D
+        input); queries absent from the mapping use the count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0, left out of the mean with a warning that counts
+        such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    recall_at_k_score : Recall with denominator R.
+
+    Notes
+    -----
     Unlike recall, a query with more than k relevant documents can reach 1.
-    With ``k=None``, k is the list length.
+
+    References
+    ----------
+    .. [1] N. Thakur et al., "BEIR: A Heterogeneous Benchmark for Zero-shot
+       Evaluation of Information Retrieval Models", NeurIPS Datasets and
+       Benchmarks 2021.
 
     Examples
     --------
@@ -445,31 +819,20 @@ recall_cap_score = _binary_metric(
     >>> from sklearn_rank_metrics import recall_cap_score
     >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
     1.0
-    """,
-)
+    """
+    return _binary_score("recall_cap_score", "recall_cap", y_true, y_score, k, qid,
+                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-@_fill_docstring
 def hit_rate_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    level="query",
-    relevance_level=1,
-    ties="average",
-    no_relevant="zero",
-    n_relevant=None,
-    sample_weight=None,
-    average="mean",
-):
+    y_true, y_score, *, k=None, qid=None, level="query", relevance_level=1, n_relevant=None,
+    ties="average", no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""Hit rate at k, per query (user) or per recommended item.
 
     ``level="query"``: the share of queries with at least one relevant
-    document in the top k (binary hit rate; under ties, the probability of
-    a hit). ``level="item"``: the share of recommended items that are
-    relevant, pooled over queries,
+    document in the top k. ``level="item"``: the share of recommended items
+    that are relevant, pooled over queries,
 
     .. math:: \frac{\sum_q \mathrm{hits@k}_q}{\sum_q \min(k, n_q)},
 
@@ -478,22 +841,64 @@ def hit_rate_score(
 
     Parameters
     ----------
-    {y_true}
-    {y_score}
-    {k}
-    {qid}
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    k : int, default=None
+        Only the top ``k`` documents of each query count. None evaluates the
+        whole list; a ``k`` larger than a list is allowed.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
     level : {"query", "item"}, default="query"
-        Whether to count queries with a hit or relevant recommended items.
-    {relevance_level}
-    {ties}
-    {no_relevant}
-    {n_relevant}
-    {sample_weight}
-    {average}
+        Whether to count queries with a hit, or relevant recommended items.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``.
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query. Only whether a
+        query has any matters here. Every key must be a query id (row
+        numbers for 2-D input).
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings (the probability of a hit);
+        ``"optimistic"`` and ``"pessimistic"`` rank higher labels first and
+        last inside a tie, giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0, left out of the mean with a warning that counts
+        such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
 
     Returns
     -------
-    {returns}
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    mrr_score : Where the first hit ranks.
+    precision_at_k_score : Relevant share of the top k, dividing by k.
+
+    Notes
+    -----
+    The query level is ranx's ``hit_rate``. The item level divides by the
+    items actually recommended, ``min(k, n_q)``, unlike P@k, which divides
+    by k.
+
+    References
+    ----------
+    .. [1] M. Deshpande and G. Karypis, "Item-based top-N recommendation
+       algorithms", ACM Transactions on Information Systems 22(1), 2004.
 
     Examples
     --------
@@ -505,46 +910,94 @@ def hit_rate_score(
     >>> hit_rate_score(y_true, y_score, k=2, level="item")   # 1 hit in 4 items
     0.25
     """
-    check_option(level, "level", ("query", "item"))
-    return _score(
-        "hit_rate", "hit_rate_score", y_true, y_score, k=k, qid=qid, ties=ties,
-        no_relevant=no_relevant, n_relevant=n_relevant, sample_weight=sample_weight,
-        average=average, relevance_level=relevance_level, level=level,
-    )  # fmt: skip
+    check_parameters("hit_rate_score", level=level)
+    metric = "hit_rate_item" if level == "item" else "hit_rate"
+    return _binary_score("hit_rate_score", metric, y_true, y_score, k, qid, relevance_level,
+                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-r_precision_score = _binary_metric(
-    "r_precision_score",
-    "r_precision",
+def r_precision_score(
+    y_true, y_score, *, qid=None, relevance_level=1, n_relevant=None, ties="average",
+    no_relevant="zero", sample_weight=None, average="mean",
+):  # fmt: skip
     r"""R-precision: precision at rank R, the query's number of relevant documents.
 
-    .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant in the top } R\}}{R}
+    .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant documents in the top } R\}}{R}
 
-    as trec_eval's ``Rprec``. R counts ``n_relevant`` where given; it
-    compares whole lists, so only ``k=None`` is accepted.
+    where R is the query's total number of relevant documents (in the
+    list, or ``n_relevant``). It compares whole lists, so it takes no ``k``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0 (binary or graded). 1-D: one label per
+        document, queries given by ``qid``. 2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
+    relevance_level : float, default=1
+        A document is relevant iff its label >= ``relevance_level``
+        (trec_eval's ``-l``).
+    n_relevant : mapping of query id to int, default=None
+        Total number of relevant documents of each query, for runs whose
+        lists miss some (R counts them). Every key must be a query id (row
+        numbers for 2-D input); queries absent from the mapping use the
+        count in their list.
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        Documents with equal scores: ``"average"`` gives the exact expected
+        value over all their orderings; ``"optimistic"`` and
+        ``"pessimistic"`` rank higher labels first and last inside a tie,
+        giving the bounds.
+    no_relevant : {"zero", "skip", "one"}, default="zero"
+        Value of a query with no relevant document (counting
+        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
+        warning that counts such queries (NaN with ``average=None``), or 1.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query was left out.
+
+    Returns
+    -------
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    precision_at_k_score : Precision at a fixed k.
+    map_score : Precision at every relevant rank.
+
+    Notes
+    -----
+    trec_eval's ``Rprec``. When R exceeds the list, the missing ranks hold
+    no relevant document (hits@R / R with the list's hits).
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8.
 
     Examples
     --------
     >>> from sklearn_rank_metrics import r_precision_score
     >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
     0.66666...
-    """,
-    allow_cutoff=False,
-)
+    """
+    return _binary_score("r_precision_score", "r_precision", y_true, y_score, None, qid,
+                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-@_fill_docstring
 def rank_correlation_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    method="rc",
-    ties="average",
-    sample_weight=None,
+    y_true, y_score, *, qid=None, method="rc", ties="average", sample_weight=None,
     average="mean",
-):
+):  # fmt: skip
     r"""Rank correlation between the predicted order and the labels.
 
     ``method="rc"`` (default) is the rank correlation (RC) of Liu's
@@ -556,35 +1009,61 @@ def rank_correlation_score(
               {2\binom{n}{2}},
 
     which equals the share of document pairs whose order agrees with the
-    labels, pairs of equal label always agreeing. A pair of tied scores and
-    different labels counts 1/2 under ``ties="average"``, 1 under
-    ``"optimistic"`` and 0 under ``"pessimistic"``.
-
-    ``method="kendall"`` is Kendall's tau-b between labels and scores per
-    query, equal to :func:`scipy.stats.kendalltau`; tau-b corrects for ties
-    itself, so ``ties`` does not apply to it.
-
-    Both count pairs in O(n log n) per query. A query whose value is
-    undefined (a single document; for tau-b also constant labels or scores)
-    is left out of the mean with a warning that counts such queries (NaN
-    with ``average=None``). Graded labels are compared as they are.
+    labels, pairs of equal label always agreeing. ``method="kendall"`` is
+    Kendall's tau-b between labels and scores of each query.
 
     Parameters
     ----------
-    {y_true}
-    {y_score}
-    k : None
-        Must be None; rank correlation compares whole lists.
-    {qid}
+    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+        True relevance labels, >= 0, compared as they are (graded labels
+        are ordered). 1-D: one label per document, queries given by ``qid``.
+        2-D: one query per row.
+    y_score : array-like of the same shape as y_true
+        Predicted scores; a higher score ranks a document higher. Integer
+        scores are ranked by their exact value.
+    qid : array-like of shape (n_documents,), default=None
+        Query id of every document (ints or strings, rows in any order).
+        Only with 1-D input; None means all documents form one query.
     method : {"rc", "kendall"}, default="rc"
         The agreement share RC, or Kendall's tau-b.
-    {ties}
-    {sample_weight}
-    {average}
+    ties : {"average", "optimistic", "pessimistic"}, default="average"
+        For RC, a pair of tied scores and different labels counts 1/2
+        (``"average"``, the expected value), 1 (``"optimistic"``) or 0
+        (``"pessimistic"``). Kendall's tau-b corrects for ties itself, so
+        ``ties`` does not change it.
+    sample_weight : array-like, default=None
+        Weights of the queries in the mean: one per row for 2-D input; for
+        1-D input one per document, equal within each query. Ignored with
+        ``average=None``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns the (weighted) mean over queries; None the value
+        of every query, in the order of ``numpy.unique(qid)`` (row order for
+        2-D input), NaN where a query is undefined.
 
     Returns
     -------
-    {returns}
+    score : float or ndarray of shape (n_queries,)
+        Mean over queries, or per-query values with ``average=None``.
+
+    See Also
+    --------
+    scipy.stats.kendalltau : Kendall's tau-b of one query.
+    ndcg_score : A rank-weighted measure of the same agreement.
+
+    Notes
+    -----
+    Pairs are counted in O(n log n) per query (no loop over pairs). A query
+    whose value is undefined (a single document; for tau-b also constant
+    labels or scores) is left out of the mean with a warning that counts
+    such queries. Kendall's tau-b equals :func:`scipy.stats.kendalltau`.
+    There is no relevance threshold, so ``no_relevant`` does not apply.
+
+    References
+    ----------
+    .. [1] T.-Y. Liu, "Learning to Rank for Information Retrieval",
+       Springer, 2011.
+    .. [2] M. G. Kendall, "The treatment of ties in ranking problems",
+       Biometrika 33(3), 1945.
 
     Examples
     --------
@@ -594,9 +1073,6 @@ def rank_correlation_score(
     >>> rank_correlation_score([1, 0, 1], [3, 2, 1], method="kendall")
     0.0
     """
-    check_option(method, "method", ("rc", "kendall"))
-    return _score(
-        "rank_correlation", "rank_correlation_score", y_true, y_score, k=k, qid=qid,
-        ties=ties, no_relevant="zero", sample_weight=sample_weight, average=average,
-        allow_cutoff=False, method=method,
-    )  # fmt: skip
+    check_parameters("rank_correlation_score", method=method, ties=ties, average=average)
+    return _score("rank_correlation_score", method, y_true, y_score, qid=qid, ties=ties,
+                  sample_weight=sample_weight, average=average)  # fmt: skip

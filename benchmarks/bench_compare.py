@@ -1,0 +1,676 @@
+"""Before and after: the baseline package beside the new one, same run, same machine.
+
+    python benchmarks/bench_compare.py --before /work/base --after /work/main \\
+        --rows 1e5 1e6 1e7 --wait-quiet 60 --json compare.json --write-docs
+
+Two source trees of the package (``--before``, ``--after``) are measured
+against each other. Every measurement runs in a fresh Python process per
+tree that puts the tree first on ``sys.path``, imports
+``sklearn_rank_metrics`` and checks that the module came from that tree (an
+editable install of another checkout would otherwise win silently). The two
+processes of a measurement run back to back (before, after; then the next
+measurement), so slow drift of the machine's speed hits both sides alike,
+and each side has a process of its own.
+
+Data, per size, written once to .npy files in a temporary folder (the
+children also run there, so that no checkout is on ``sys.path`` by way of
+the working directory):
+
+* ``base``: ``_common.generate`` (about 100 documents a query, interleaved
+  int64 query ids, labels 0-4 as float64, tie-free float64 scores), and the
+  same rows grouped by query ("contiguous");
+* ``frac``: the same scores and ids with 400 fractional grades
+  (``integers(0, 400) / 100``);
+* ``spread``: the same labels and scores over 1e4 queries whose int64 ids
+  are spread over [0, 1e12);
+* string id tables, one string per query: ``"q"`` + 7 digits (``<U8``),
+  ``"query-"`` + 10 digits (``<U16``) and ``"é"`` + 7 digits (non-ASCII
+  ``<U8``), the digits a random distinct number per query.
+
+A child derives its case from those: string ids are ``table[int_id]`` (so
+the same rows in the same order as the int64 case, and the same queries),
+object arrays share one str object per query, pandas categoricals have
+sorted categories (as ``astype("category")`` gives), int64 labels are the
+float labels cast, int64 scores are the tie-free scores' ranks.
+
+In each process, after a warm-up call on the first rows (lazy imports and
+thread pools are not what is measured):
+
+* memory (memory cases, from ``--memory-from`` rows up): the growth of the
+  resident set's high-water mark (VmHWM, reset through
+  ``/proc/self/clear_refs``) during one call, then the tracemalloc peak of
+  one more call (NumPy reports its buffers to tracemalloc; the inputs exist
+  before tracing starts, so both are growth beyond the inputs), each divided
+  by the input bytes: ``y_true.nbytes + y_score.nbytes`` plus the ids'
+  bytes -- ``nbytes`` for NumPy arrays, for object-backed ids 8 bytes a row
+  plus ``sys.getsizeof`` of each distinct str object, for a categorical
+  pandas' ``memory_usage(deep=True)``;
+* seconds: the median of ``--repeat`` calls. The ``evaluate`` rows of the
+  speed table time one ``np.argsort(y_score)`` alternately with their calls
+  (median too): their "x argsort" is against that argsort of the same
+  process; the function rows divide by the median of those argsorts on the
+  same side and size.
+
+Every measurement's means are compared between the two trees to 1e-9
+relative, and within a tree with a case that must give the same means (the
+int64-id case for string ids, the interleaved case for contiguous rows,
+float labels for int64 labels, float scores for int64 scores,
+``evaluate`` for each metric function). Mismatches are listed, loudly,
+without stopping the run; a tree that fails a case gets "failed: <reason>"
+in that cell.
+"""
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common as common  # noqa: E402
+from bench_anchors import FOUR, TWELVE  # noqa: E402
+from bench_metrics import METRICS  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs" / "benchmarks.md"
+HEADING = "## bench_compare.py: before and after the evaluation engine"
+DOCS_INTRO = (
+    "`benchmarks/bench_compare.py` times the baseline tree (before) and the new one (after) in the same "
+    "run, each measurement in a fresh process per tree, the two back to back; the script's docstring "
+    "gives the method. The data is `_common.generate`'s (as above) plus the string-id, label and "
+    'query-id variants named in the tables; "interleaved" rows come in random order, "contiguous" '
+    "ones grouped by query."
+)
+SECTIONS = ("speed", "strings", "memory", "intscores")
+SIDES = ("before", "after")
+TOLERANCE = 1e-9
+WARMUP_ROWS = 2000
+SPREAD_QUERIES = 10_000
+SPREAD_RANGE = 10**12
+
+SLOWER_LIMIT = 1.10  # after / before, every function
+ARGSORT_LIMIT = 2.0  # evaluate (4 metrics) / one argsort, stated for 1e5 rows
+TWELVE_LIMIT = 1.5  # evaluate 12 metrics / 1 metric, at 1e7 rows
+TWELVE_LIMIT_FROM = 10**7
+
+# Evaluate cases, four metrics each: name: (label, how the data differs from
+# DEFAULT_CASE, the case that must give the same means or None).
+DEFAULT_CASE = {
+    "dataset": "base", "grouped": False, "ids": "int64", "labels": "float64", "scores": "float64",
+}  # fmt: skip
+CASES = {
+    "int-i": ("int64 ids, interleaved", {}, None),
+    "int-c": ("int64 ids, contiguous", {"grouped": True}, "int-i"),
+    "u8-i": ("(a) `<U8` ASCII ids, interleaved", {"ids": "u8"}, "int-i"),
+    "cat-i": ("(b) pandas categorical, interleaved", {"ids": "categorical"}, "int-i"),
+    "u8-c": ("(c) `<U8` ASCII ids, contiguous", {"ids": "u8", "grouped": True}, "int-c"),
+    "cat-c": ("(c) pandas categorical, contiguous", {"ids": "categorical", "grouped": True}, "int-c"),
+    "u16-i": ("(d) `<U16` ids, interleaved", {"ids": "u16"}, "int-i"),
+    "nonascii-i": ("(d) non-ASCII `<U8` ids, interleaved", {"ids": "nonascii"}, "int-i"),
+    "object-i": ("(d) object array of str, interleaved", {"ids": "object"}, "int-i"),
+    "pdstring-i": ('(d) pandas dtype "string", interleaved', {"ids": "pdstring"}, "int-i"),
+    "pdobject-i": ("(d) pandas dtype object, interleaved", {"ids": "pdobject"}, "int-i"),
+    "object-c": ("object array of str, contiguous", {"ids": "object", "grouped": True}, "int-c"),
+    "pdstring-c": ('pandas dtype "string", contiguous', {"ids": "pdstring", "grouped": True}, "int-c"),
+    "intlabels-i": ("int64 labels, interleaved", {"labels": "int64"}, "int-i"),
+    "intlabels-c": ("int64 labels, contiguous", {"labels": "int64", "grouped": True}, "int-c"),
+    "frac-i": ("400 fractional grades, interleaved", {"dataset": "frac"}, None),
+    "frac-c": ("400 fractional grades, contiguous", {"dataset": "frac", "grouped": True}, "frac-i"),
+    "spread-i": ("1e4 queries, ids in [0, 1e12), interleaved", {"dataset": "spread"}, None),
+    "spread-c": (
+        "1e4 queries, ids in [0, 1e12), contiguous",
+        {"dataset": "spread", "grouped": True},
+        "spread-i",
+    ),
+    "intscores-i": ("int64 scores (ranks), interleaved", {"scores": "int64"}, "int-i"),
+}
+
+# string cases: (reference int64 case, target ratio)
+STRING_CASES = {
+    "u8-i": ("int-i", 1.5),
+    "cat-i": ("int-i", 1.5),
+    "u8-c": ("int-c", 1.5),
+    "cat-c": ("int-c", 1.5),
+    "u16-i": ("int-i", 2.5),
+    "nonascii-i": ("int-i", 2.5),
+    "object-i": ("int-i", 2.5),
+    "pdstring-i": ("int-i", 2.5),
+    "pdobject-i": ("int-i", 2.5),
+}
+# memory cases: target growth / input bytes
+MEMORY_CASES = {
+    "int-i": 1.5, "int-c": 1.5, "intlabels-i": 1.5, "intlabels-c": 1.5,
+    "frac-i": 1.5, "frac-c": 1.5, "spread-i": 1.5, "spread-c": 1.5,
+    "u8-i": 1.5, "u8-c": 1.5, "object-i": 2.0, "object-c": 2.0,
+    "pdstring-i": 2.0, "pdstring-c": 2.0,
+}  # fmt: skip
+# evaluate rows of the speed table (int-i is the 4-metric one): name: (label, metrics)
+EVALUATE_ROWS = {
+    "ev1": ("`evaluate`, 1 metric (ndcg@10)", ("ndcg@10",)),
+    "int-i": ("`evaluate`, 4 metrics", FOUR),
+    "ev12": ("`evaluate`, 12 metrics", TWELVE),
+}
+STRING_TABLES = ("u8", "u16", "nonascii")  # NumPy string ids; the others are built from u8
+OBJECT_IDS = ("object", "pdstring", "pdobject")
+
+# Rough costs for the estimate printed at the start (quiet 2-core machine):
+# a process's start (interpreter, scikit-learn import, data load), and
+# seconds per row of one call.
+PROCESS_S = 3.0
+CALL_S_PER_ROW = {"int64": 2.0e-7, "u8": 3.5e-7, "u16": 4e-7, "nonascii": 5e-7, "categorical": 3e-7}
+OBJECT_CALL_S_PER_ROW = 5e-7
+GENERATE_S_PER_ROW = 1.5e-6
+
+
+# ---------------------------------------------------------------- child side
+
+
+def make_ids(codes, kind, data_dir):
+    """Query ids of the kind named, from the int64 ids ``codes`` (0 .. n_queries-1)."""
+    if kind == "int64":
+        return codes
+    import pandas as pd
+
+    table = np.load(Path(data_dir) / f"ids_{kind if kind in STRING_TABLES else 'u8'}.npy")
+    if kind in STRING_TABLES:
+        return table[codes]
+    if kind == "categorical":
+        order = np.argsort(table)
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return pd.Series(pd.Categorical.from_codes(rank[codes], categories=table[order]))
+    strings = table.astype(object)  # one str object per query, shared by its rows
+    if kind == "object":
+        return strings[codes]
+    if kind == "pdstring":
+        return pd.Series(pd.array(strings, dtype="string").take(codes))
+    return pd.Series(strings[codes], dtype=object)
+
+
+def id_bytes(qid):
+    """Bytes the query ids take: object-backed ids count each distinct str object once."""
+    if isinstance(qid, np.ndarray) and qid.dtype != object:
+        return qid.nbytes
+    if not isinstance(qid, np.ndarray) and qid.dtype == "category":
+        return int(qid.memory_usage(deep=True, index=False))
+    values = qid if isinstance(qid, np.ndarray) else qid.to_numpy(dtype=object)
+    distinct = {id(value): value for value in values.tolist()}
+    return 8 * values.size + sum(map(sys.getsizeof, distinct.values()))
+
+
+def head(values, n):
+    return values.iloc[:n] if hasattr(values, "iloc") else values[:n]
+
+
+def import_tree(tree):
+    """Import ``sklearn_rank_metrics`` from ``tree`` and make sure that is where it came from."""
+    sys.path.insert(0, tree)
+    import sklearn_rank_metrics
+
+    where = Path(sklearn_rank_metrics.__file__).resolve()
+    if not where.is_relative_to(Path(tree).resolve()):
+        raise RuntimeError(f"sklearn_rank_metrics imported from {where}, not from {tree}")
+    return sklearn_rank_metrics
+
+
+def child_main(spec, tree, data_dir, repeat):
+    package = import_tree(tree)
+    y_true, y_score, codes = common.load_data(Path(data_dir) / spec["dataset"], grouped=spec["grouped"])
+    if spec["labels"] == "int64":
+        y_true = y_true.astype(np.int64)
+    if spec["scores"] == "int64":
+        y_score = np.rint(y_score * y_score.size).astype(np.int64)  # the tie-free scores' ranks
+    qid = make_ids(codes, spec["ids"], data_dir)
+    function = getattr(package, spec["function"])
+    key = spec.get("key")
+
+    def call(y_true=y_true, y_score=y_score, qid=qid):
+        value = function(y_true, y_score, qid=qid, **spec["kwargs"])
+        return {key: float(value)} if key else {name: float(v) for name, v in value.items()}
+
+    n = min(WARMUP_ROWS, y_true.size)
+    call(y_true[:n], y_score[:n], head(qid, n))
+    result = {"input_bytes": y_true.nbytes + y_score.nbytes + id_bytes(qid), "file": package.__file__}
+    if spec["memory"]:
+        baseline = common.reset_peak_rss()
+        result["means"] = call()
+        result["rss_growth"] = common.peak_rss_bytes() - baseline
+        result["traced_peak"] = common.traced_peak_bytes(call)
+    if spec["time"]:
+        functions = [call, lambda: np.argsort(y_score)] if spec["argsort"] else [call]
+        medians, times, results = common.median_times(functions, repeat)
+        result.update(seconds=medians[0], times=times[0], means=results[0])
+        if spec["argsort"]:
+            result.update(argsort_s=medians[1], argsort_times=times[1])
+    common.emit(result)
+
+
+# --------------------------------------------------------------- parent side
+
+
+def plan(rows, sections, memory_from):
+    """``{name: spec}`` of the measurements the sections need at this size, in run order."""
+    wanted = {}  # name: {"time", "memory", "argsort"} flags, first-needed order
+
+    def need(name, **flags):
+        entry = wanted.setdefault(name, {"time": False, "memory": False, "argsort": False})
+        for flag, value in flags.items():
+            entry[flag] = entry[flag] or value
+
+    if "speed" in sections:
+        for key in METRICS:
+            need(key, time=True)
+        for name in EVALUATE_ROWS:
+            need(name, time=True, argsort=True)
+    if "strings" in sections:
+        for name, (reference, _) in STRING_CASES.items():
+            need(reference, time=True)
+            need(name, time=True)
+    if "intscores" in sections:
+        need("int-i", time=True)
+        need("intscores-i", time=True)
+    if "memory" in sections and rows >= memory_from:
+        for name in MEMORY_CASES:
+            need(name, memory=True)
+
+    specs = {}
+    for name, flags in wanted.items():
+        if name in METRICS:
+            label, function, kwargs = METRICS[name]
+            spec = {**DEFAULT_CASE, "label": f"`{label}`", "function": function, "kwargs": kwargs,
+                    "key": name, "same_as": "ev12"}  # fmt: skip
+        elif name in CASES:
+            label, changes, same_as = CASES[name]
+            spec = {**DEFAULT_CASE, **changes, "label": label, "function": "evaluate",
+                    "kwargs": {"metrics": list(FOUR)}, "same_as": same_as}  # fmt: skip
+        else:
+            label, metrics = EVALUATE_ROWS[name]
+            same_as = "ev12" if name != "ev12" else None
+            spec = {**DEFAULT_CASE, "label": label, "function": "evaluate",
+                    "kwargs": {"metrics": list(metrics)}, "same_as": same_as}  # fmt: skip
+        specs[name] = {**spec, **flags}
+    return specs
+
+
+def write_datasets(data_dir, rows, seed, datasets):
+    """The data sets the plan reads, and the string id tables (one string per query)."""
+    data_dir = Path(data_dir)
+    y_true, y_score, qid = common.generate(rows, seed)
+    common.write_layouts(data_dir / "base", y_true, y_score, qid)
+    rng = np.random.default_rng([seed, rows])
+    if "frac" in datasets:
+        fractional = rng.integers(0, 400, size=rows) / 100
+        common.write_layouts(data_dir / "frac", fractional, y_score, qid)
+    if "spread" in datasets:
+        ids = np.sort(rng.choice(SPREAD_RANGE, size=SPREAD_QUERIES, replace=False)).astype(np.int64)
+        spread_qid = ids[rng.integers(0, SPREAD_QUERIES, size=rows)]
+        common.write_layouts(data_dir / "spread", y_true, y_score, spread_qid)
+    numbers = rng.choice(10**7, size=qid.max() + 1, replace=False).tolist()
+    np.save(data_dir / "ids_u8.npy", np.array([f"q{n:07d}" for n in numbers], dtype="<U8"))
+    np.save(data_dir / "ids_u16.npy", np.array([f"query-{n:010d}" for n in numbers], dtype="<U16"))
+    np.save(data_dir / "ids_nonascii.npy", np.array([f"é{n:07d}" for n in numbers], dtype="<U8"))
+
+
+def estimate_seconds(plans, sides, repeat, wait_quiet):
+    """Rough wall time of the whole run on a quiet machine (see PROCESS_S, CALL_S_PER_ROW)."""
+    total = 0.0
+    for rows, specs in plans.items():
+        total += GENERATE_S_PER_ROW * rows * (1 + len({s["dataset"] for s in specs.values()}))
+        for spec in specs.values():
+            per_call = rows * (
+                OBJECT_CALL_S_PER_ROW if spec["ids"] in OBJECT_IDS else CALL_S_PER_ROW[spec["ids"]]
+            )
+            calls = 1 + (repeat * (1 + spec["argsort"]) if spec["time"] else 0) + 2 * spec["memory"]
+            total += len(sides) * (PROCESS_S + calls * per_call) + (1.0 if wait_quiet else 0.0)
+    return total
+
+
+def run_size(rows, specs, args, trees):
+    results = {name: {} for name in specs}
+    script = os.path.abspath(__file__)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no __pycache__ written into the trees
+    with tempfile.TemporaryDirectory(prefix="bench_compare_") as data_dir:
+        start = time.perf_counter()
+        write_datasets(data_dir, rows, args.seed, {spec["dataset"] for spec in specs.values()})
+        print(f"# {rows:.0e} rows: data written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        for index, (name, spec) in enumerate(specs.items(), 1):
+            common.wait_for_quiet(args.wait_quiet, window=1.0)
+            for side, tree in trees.items():
+                result = common.run_child(
+                    [script, "--child", json.dumps(spec), "--tree", tree, "--data", data_dir,
+                     "--repeat", str(args.repeat)],
+                    args.timeout, cwd=data_dir, env=env,
+                )  # fmt: skip
+                results[name][side] = result
+                shown = result.get("seconds", result.get("traced_peak", result.get("error")))
+                print(
+                    f"#   [{index}/{len(specs)}] {name} {side}: {shown} "
+                    f"(other CPU {result.get('other_cpu', 0):.1f})",
+                    file=sys.stderr,
+                )
+    return results
+
+
+def failure(result):
+    """Short reason for a failed child: the last line of its error output, table-safe."""
+    reason = result["error"].split(" | ")[-1].replace("|", "/")
+    return "failed: " + (reason if len(reason) <= 100 else reason[:97] + "...")
+
+
+def get(result, field):
+    return (result or {}).get(field)
+
+
+def seconds_cell(result):
+    if result is None:
+        return "-"  # this side was not measured (--skip-before)
+    if "error" in result:
+        return failure(result)
+    return f"{result['seconds']:.3f}" if "seconds" in result else ""
+
+
+def ratio_cell(numerator, denominator, limit=None):
+    """``numerator / denominator`` to 2 decimals, **bold** when above ``limit``."""
+    if not numerator or not denominator:
+        return ""
+    ratio = numerator / denominator
+    return f"**{ratio:.2f}**" if limit is not None and ratio > limit else f"{ratio:.2f}"
+
+
+def after_before(pair, limit=None):
+    return ratio_cell(get(pair.get("after"), "seconds"), get(pair.get("before"), "seconds"), limit)
+
+
+def other_cpu(pair):
+    return "/".join(f"{r['other_cpu']:.1f}" if "other_cpu" in r else "-" for r in pair.values())
+
+
+def means_differ(means, reference):
+    """``["name: a vs b", ...]`` for the metrics both have that differ by more than TOLERANCE."""
+    return [
+        f"{name}: {means[name]!r} vs {reference[name]!r}"
+        for name in sorted(set(means) & set(reference))
+        if not math.isclose(means[name], reference[name], rel_tol=TOLERANCE, abs_tol=1e-12)
+    ]
+
+
+def check_means(rows, specs, results, mismatches):
+    """Before against after, and each case against its same-means case within a tree.
+
+    Appends to ``mismatches``; returns ``{name: "yes" | "**NO**" | ""}``, before = after.
+    """
+    agree = {}
+    for name, spec in specs.items():
+        pair = results[name]
+        before, after = get(pair.get("before"), "means"), get(pair.get("after"), "means")
+        agree[name] = ""
+        if before and after:
+            bad = means_differ(after, before)
+            agree[name] = "**NO**" if bad else "yes"
+            if bad:
+                mismatches.append(f"{rows:.0e} rows, {name}: after vs before: " + "; ".join(bad))
+        reference = spec["same_as"]
+        if reference not in results:
+            continue
+        for side, result in pair.items():
+            means, expected = get(result, "means"), get(results[reference].get(side), "means")
+            bad = means and expected and means_differ(means, expected)
+            if bad:
+                mismatches.append(f"{rows:.0e} rows, {name} vs {reference}, {side}: " + "; ".join(bad))
+    return agree
+
+
+def speed_rows(rows, specs, results, agree):
+    """Table (1), and the 12 / 1 metrics row of table (2); nothing without the speed section."""
+    if "ev12" not in specs:
+        return [], []
+    argsorts = {}  # per side: median of the argsorts timed in the evaluate processes
+    for side in SIDES:
+        values = [get(pair.get(side), "argsort_s") for pair in results.values()]
+        values = [value for value in values if value]
+        if values:
+            argsorts[side] = statistics.median(values)
+    out = []
+    for name in [*METRICS, *EVALUATE_ROWS]:
+        pair = results[name]
+        cells = []
+        for side in SIDES:
+            result = pair.get(side)
+            limit = ARGSORT_LIMIT if name == "int-i" and side == "after" else None
+            argsort_s = get(result, "argsort_s") or argsorts.get(side)
+            cells.append(ratio_cell(get(result, "seconds"), argsort_s, limit))
+        label = EVALUATE_ROWS[name][0] if name in EVALUATE_ROWS else specs[name]["label"]
+        out.append([
+            label, f"{rows:.0e}", seconds_cell(pair.get("before")), seconds_cell(pair.get("after")),
+            after_before(pair, SLOWER_LIMIT), *cells, agree[name], other_cpu(pair),
+        ])  # fmt: skip
+    twelve = [f"{rows:.0e}"]
+    for side in SIDES:
+        one, many = results["ev1"].get(side), results["ev12"].get(side)
+        limit = TWELVE_LIMIT if side == "after" and rows >= TWELVE_LIMIT_FROM else None
+        ratio = ratio_cell(get(many, "seconds"), get(one, "seconds"), limit)
+        twelve += [seconds_cell(many), seconds_cell(one), ratio]
+    return out, twelve
+
+
+def string_rows(rows, specs, results, agree):
+    out = []
+    for name, (reference, target) in STRING_CASES.items():
+        if name not in specs:
+            continue
+        pair = results[name]
+        cells = []
+        for side in SIDES:
+            result, ints = get(pair, side), get(results[reference], side)
+            limit = target if side == "after" else None
+            ratio = ratio_cell(get(result, "seconds"), get(ints, "seconds"), limit)
+            cells += [seconds_cell(result), ratio]
+        out.append([
+            specs[name]["label"], f"{rows:.0e}", *cells, after_before(pair), f"{target:g}", agree[name],
+            other_cpu(pair),
+        ])  # fmt: skip
+    return out
+
+
+def memory_rows(rows, specs, results, agree):
+    out = []
+    for name, target in MEMORY_CASES.items():
+        if name not in specs or not specs[name]["memory"]:
+            continue
+        pair = results[name]
+        cells = []
+        for side in SIDES:
+            result = pair.get(side)
+            if result is None or "error" in result:
+                cells += [seconds_cell(result), ""]
+                continue
+            limit = target if side == "after" else None
+            for field in ("traced_peak", "rss_growth"):
+                cells.append(ratio_cell(result[field], result["input_bytes"], limit))
+        sizes = [r["input_bytes"] for r in pair.values() if "input_bytes" in r]
+        input_mb = f"{sizes[0] / 1e6:,.1f}" if sizes else ""
+        label = specs[name]["label"]
+        out.append([label, f"{rows:.0e}", input_mb, *cells, f"{target:g}", agree[name], other_cpu(pair)])
+    return out
+
+
+def intscore_rows(rows, specs, results, agree):
+    if "intscores-i" not in specs:
+        return []
+    pair = results["intscores-i"]
+    cells = []
+    for side in SIDES:
+        floats, ints = results["int-i"].get(side), pair.get(side)
+        cells += [seconds_cell(ints), ratio_cell(get(ints, "seconds"), get(floats, "seconds"))]
+    slower = after_before(pair, SLOWER_LIMIT)
+    return [[f"{rows:.0e}", *cells, slower, agree["intscores-i"], other_cpu(pair)]]
+
+
+OTHER_CPU = "other CPU (before/after)"
+TABLES = (  # (title and notes, header, rows function)
+    (
+        "**(1) Speed**: seconds, median of {repeat} calls in a fresh process per tree; after/before "
+        f"**bold** above {SLOWER_LIMIT:.2f} (no function more than 10% slower); x argsort: for "
+        "`evaluate`, against one `np.argsort(y_score)` timed alternately in the same process (**bold** at "
+        f"{ARGSORT_LIMIT:g} or more for 4 metrics; the target, < 2x, is stated for 1e5 rows), for the "
+        "functions against the median of those argsorts on the same side; same means: before = after "
+        f"to {TOLERANCE:g}.",
+        ["function", "rows", "before s", "after s", "after/before", "before x argsort", "after x argsort",
+         "same means", OTHER_CPU],
+    ),
+    (
+        f"**(2) `evaluate`, 12 metrics / 1 metric** (**bold** above {TWELVE_LIMIT:g} at 1e7 rows)",
+        ["rows", "before 12 s", "before 1 s", "before 12/1", "after 12 s", "after 1 s", "after 12/1"],
+    ),
+    (
+        "**(3) String query ids**: `evaluate` (4 metrics), seconds and ratio to the same rows with "
+        "int64 ids (same layout) in the same tree; **bold** where the after ratio misses the target "
+        "((a)-(c) 1.5x, (d) 2.5x).",
+        ["ids", "rows", "before s", "before x int", "after s", "after x int", "after/before", "target",
+         "same means", OTHER_CPU],
+    ),
+    (
+        "**(4) Memory growth / input bytes** during one `evaluate` (4 metrics, mean): tracemalloc "
+        "peak and RSS high-water-mark growth; **bold** where an after value misses the target (1.5x "
+        "for NumPy ids, 2x for object and pandas string ids). Input MB: labels, scores and ids (object "
+        "ids: 8 bytes a row plus each distinct str once; categorical: pandas' deep memory usage).",
+        ["case", "rows", "input MB", "before traced", "before RSS", "after traced", "after RSS", "target",
+         "same means", OTHER_CPU],
+    ),
+    (
+        "**(5) Integer scores**: `evaluate` (4 metrics) with int64 scores (the tie-free scores' "
+        "ranks); x float: ratio to the same data with float64 scores in the same tree.",
+        ["rows", "before s", "before x float", "after s", "after x float", "after/before", "same means",
+         OTHER_CPU],
+    ),
+)  # fmt: skip
+
+
+def report(header_lines, tables, mismatches, repeat):
+    """The markdown the run prints (and ``--write-docs`` puts under HEADING)."""
+    parts = ["\n".join(header_lines)]
+    for (title, header), rows in zip(TABLES, tables, strict=True):
+        if rows:
+            parts.append(title.format(repeat=repeat) + "\n\n" + common.markdown_table(header, rows))
+    if mismatches:
+        parts.append(
+            f"**MEAN MISMATCHES (more than {TOLERANCE:g} relative):**\n\n"
+            + "\n".join(f"- {line}" for line in mismatches)
+        )
+    else:
+        parts.append(f"Every pair of means compared agrees to {TOLERANCE:g} relative.")
+    return "\n\n".join(parts) + "\n"
+
+
+def write_docs(path, body):
+    """Put ``body`` under HEADING in ``path``: that section replaced, or added at the end."""
+    text = Path(path).read_text()
+    section = f"{HEADING}\n\n{DOCS_INTRO}\n\n{body}"
+    start = text.find(HEADING + "\n")
+    if start < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = text.find("\n## ", start + len(HEADING))
+        text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
+    Path(path).write_text(text)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", default="/work/base", help="source tree of the baseline package")
+    parser.add_argument("--after", default="/work/main", help="source tree of the new package")
+    parser.add_argument("--skip-before", action="store_true", help="measure the --after tree only")
+    parser.add_argument("--rows", nargs="+", default=["1e5", "1e6", "1e7"])
+    parser.add_argument("--memory-from", default="1e6", help="memory cases at this many rows and more")
+    parser.add_argument(
+        "--only", action="append", choices=SECTIONS, help="run this section only (repeatable; default all)"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=3, help="timed calls per process (median is kept)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per measurement process")
+    parser.add_argument(
+        "--wait-quiet", type=float, default=0, metavar="SECONDS",
+        help="before each before/after pair, wait up to SECONDS for other work to drop under 0.3 cores",
+    )  # fmt: skip
+    parser.add_argument("--json", metavar="PATH", help="write the raw results here")
+    parser.add_argument(
+        "--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
+        help=f"put the tables in PATH (default {DOCS}) under '{HEADING}'",
+    )  # fmt: skip
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
+    parser.add_argument("--data", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child:
+        child_main(json.loads(args.child), args.tree, args.data, args.repeat)
+        return 0
+
+    trees = {"after": args.after} if args.skip_before else {"before": args.before, "after": args.after}
+    for tree in trees.values():
+        if not (Path(tree) / "sklearn_rank_metrics" / "__init__.py").is_file():
+            parser.error(f"{tree} has no sklearn_rank_metrics package")
+    sections = args.only or list(SECTIONS)
+    memory_from = int(float(args.memory_from))
+    plans = {rows: plan(rows, sections, memory_from) for rows in map(common.parse_rows, args.rows)}
+    plans = {rows: specs for rows, specs in plans.items() if specs}  # --only memory below --memory-from
+    if not plans:
+        parser.error(f"nothing to run: --only {' '.join(sections)} at --rows {' '.join(args.rows)}")
+    estimate = estimate_seconds(plans, trees, args.repeat, args.wait_quiet)
+    print(
+        f"# {sum(map(len, plans.values())) * len(trees)} processes; estimated {estimate / 60:.1f} min "
+        "on a quiet machine",
+        file=sys.stderr,
+    )
+
+    started = time.strftime("%Y-%m-%d %H:%M %Z")
+    machine = common.machine_line()
+    revisions = {side: common.package_revision(tree) for side, tree in trees.items()}
+    found = common.versions(["numpy", "scipy", "sklearn", "pandas"])
+    clock = time.perf_counter()
+    raw = {
+        "started": started, "machine": machine, "trees": trees, "revisions": revisions, "versions": found,
+        "repeat": args.repeat, "estimate_s": estimate, "sizes": {},
+    }  # fmt: skip
+    tables = ([], [], [], [], [])
+    mismatches = []
+    for rows, specs in plans.items():
+        results = run_size(rows, specs, args, trees)
+        raw["sizes"][str(rows)] = {name: {"spec": specs[name], **results[name]} for name in specs}
+        agree = check_means(rows, specs, results, mismatches)
+        speed, twelve = speed_rows(rows, specs, results, agree)
+        tables[0].extend(speed)
+        tables[1].extend([twelve] if twelve else [])
+        tables[2].extend(string_rows(rows, specs, results, agree))
+        tables[3].extend(memory_rows(rows, specs, results, agree))
+        tables[4].extend(intscore_rows(rows, specs, results, agree))
+    elapsed = time.perf_counter() - clock
+    raw["mismatches"] = mismatches
+    raw["elapsed_s"] = elapsed
+
+    command = " ".join(sys.argv[1:] if argv is None else argv)
+    header = [
+        f"Command: `python benchmarks/bench_compare.py {command}`",
+        f"Run {started}, {elapsed / 60:.1f} min; {machine}",
+        "; ".join(f"{side}: `{tree}` at {revisions[side]}" for side, tree in trees.items()),
+        "Versions: " + ", ".join(f"{name} {version}" for name, version in found.items()),
+    ]
+    body = report(header, tables, mismatches, args.repeat)
+    print(body)
+    if mismatches:
+        print(f"!!! {len(mismatches)} mean mismatch(es); see the end of the output !!!", file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(json.dumps(raw, indent=1))
+    if args.write_docs:
+        write_docs(args.write_docs, body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,427 @@
+"""Query ids and labels as small integer codes, in memory linear in the rows.
+
+:func:`factorize_query_ids` maps query ids of any kind to codes
+``0 .. n_queries - 1`` in sorted-id order (the order of ``numpy.unique``):
+
+- integers spanning a range at most an eighth of the rows: a presence
+  table over the range (the identity when ids are already ``0 .. n - 1``);
+- ids in contiguous runs (rows grouped by query): the run values only;
+- other integers: pandas' hash table when installed, else a sort;
+- ASCII ``<U`` strings of at most 9 characters: packed, order-preserving,
+  into one uint64 each and factorized as integers; other ``<U`` strings are
+  hashed to uint64, factorized, and the hash checked exactly;
+- pandas categoricals: their codes; pandas strings and object arrays:
+  pandas' hash table (NumPy's sort without pandas).
+
+:func:`code_labels` maps relevance labels to uint8/uint16 codes into their
+sorted distinct values, or leaves them to be coded chunk by chunk when there
+are more distinct values than a uint16 holds. Work is done in blocks of rows
+so temporaries stay small; no table is sized by an id range or a label value
+beyond a small fraction of the rows.
+"""
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+BLOCK = 1 << 16  # rows per block of the blockwise loops
+
+# A presence table over an integer id range is used up to this many entries
+# per row (plus a small constant): bounded memory whatever the ids.
+_TABLE_FRACTION = 8
+_SMALL_TABLE = 1 << 16
+
+# Labels with more distinct values than this are coded per chunk of queries.
+MAX_CODED_LABELS = (1 << 16) - 1
+
+
+def _blocks(n):
+    return ((start, min(start + BLOCK, n)) for start in range(0, n, BLOCK))
+
+
+def code_dtype(n_values):
+    """The smallest signed dtype holding codes ``0 .. n_values - 1`` (int32 or int64)."""
+    return np.int32 if n_values < 2**31 else np.int64
+
+
+def _remap(codes, mapping, dtype):
+    """``mapping[codes]`` as ``dtype``, block by block (no full-size intp temporary)."""
+    out = np.empty(codes.shape[0], dtype=dtype)
+    for start, stop in _blocks(codes.shape[0]):
+        np.take(mapping, codes[start:stop], out=out[start:stop])
+    return out
+
+
+def _sorted(codes, uniques):
+    """Relabel ``codes`` so that ``uniques`` is ascending; codes come back as int32/int64."""
+    order = np.argsort(uniques, kind="stable")
+    rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
+    rank[order] = np.arange(order.shape[0])
+    return _remap(codes, rank, rank.dtype), uniques[order]
+
+
+# ---------------------------------------------------------------- integers
+def _offsets(block, low):
+    """``block - low`` as intp, without overflowing the block's own dtype."""
+    if block.dtype == np.uint64:
+        return (block - np.uint64(low)).astype(np.intp)
+    return np.subtract(block, low, dtype=np.int64).astype(np.intp, copy=False)
+
+
+def _factorize_by_table(ids, low, span):
+    """Integer ids in ``[low, low + span)``: a presence table over the range."""
+    present = np.zeros(span, dtype=bool)
+    for start, stop in _blocks(ids.shape[0]):
+        present[_offsets(ids[start:stop], low)] = True
+    n_queries = int(np.count_nonzero(present))
+    if low == 0 and n_queries == span and ids.dtype in (np.int32, np.int64):
+        return ids, np.arange(span, dtype=ids.dtype)  # already the codes 0 .. n - 1
+    code_of = np.cumsum(present, dtype=code_dtype(n_queries))
+    code_of -= 1
+    codes = np.empty(ids.shape[0], dtype=code_of.dtype)
+    for start, stop in _blocks(ids.shape[0]):
+        np.take(code_of, _offsets(ids[start:stop], low), out=codes[start:stop])
+    uniques = np.flatnonzero(present)
+    if ids.dtype == np.uint64:
+        return codes, uniques.astype(np.uint64) + np.uint64(low)
+    return codes, (uniques + low).astype(ids.dtype)
+
+
+def run_starts(*sorted_keys, max_runs=None):
+    """Indices where any of the keys changes from the row before, 0 included.
+
+    The one way runs of equal values are found: query ids grouped by query,
+    query segments, tie blocks, label runs. With ``max_runs``, None is
+    returned when there are more runs, before any index array is allocated
+    (an interleaved input would need one index per row).
+    """
+    n = sorted_keys[0].shape[0]
+    change = np.zeros(n, dtype=bool)
+    change[:1] = True
+    for key in sorted_keys:
+        change[1:] |= key[1:] != key[:-1]
+    if max_runs is not None and np.count_nonzero(change) > max_runs:
+        return None
+    return np.flatnonzero(change)
+
+
+def _factorize_by_runs(ids, starts):
+    """Ids in few contiguous runs: factorize the run values, repeat their codes."""
+    run_codes, uniques = _factorize_by_sorting(ids[starts])
+    lengths = np.diff(np.append(starts, ids.shape[0]))
+    return np.repeat(run_codes, lengths), uniques
+
+
+def _factorize_by_sorting(ids):
+    """``numpy.unique``, then codes by binary search, block by block."""
+    uniques = np.unique(ids)
+    codes = np.empty(ids.shape[0], dtype=code_dtype(uniques.shape[0]))
+    for start, stop in _blocks(ids.shape[0]):
+        codes[start:stop] = np.searchsorted(uniques, ids[start:stop])
+    return codes, uniques
+
+
+def _factorize_by_hashing(ids):
+    """pandas' hash table (linear time) when installed, else a sort."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return _factorize_by_sorting(ids)
+    codes, uniques = pd.factorize(ids)
+    return _sorted(codes, np.asarray(uniques))
+
+
+def factorize_numbers(ids):
+    """``(codes, uniques)`` of integer or float ids, uniques ascending."""
+    n = ids.shape[0]
+    if ids.dtype.kind in "iu":
+        low, high = int(ids.min()), int(ids.max())
+        span = high - low + 1
+        if span <= max(n // _TABLE_FRACTION, _SMALL_TABLE):
+            return _factorize_by_table(ids, low, span)
+    starts = run_starts(ids, max_runs=n // 4)
+    if starts is not None:
+        return _factorize_by_runs(ids, starts)
+    return _factorize_by_hashing(ids)
+
+
+# ----------------------------------------------------------------- strings
+_ASCII_BITS = 7
+_MAX_PACKED_CHARACTERS = 63 // _ASCII_BITS  # 9 characters of 7 bits in one int64
+
+
+def _pack_ascii(characters):
+    """One uint64 per row, ordered as the strings: 7 bits a character, first ones highest."""
+    width = characters.shape[1]
+    packed = np.zeros(characters.shape[0], dtype=np.uint64)
+    for position in range(width):
+        shift = np.uint64(_ASCII_BITS * (_MAX_PACKED_CHARACTERS - 1 - position))
+        packed |= characters[:, position].astype(np.uint64) << shift
+    return packed
+
+
+def _unpack_ascii(packed, width):
+    characters = np.empty((packed.shape[0], width), dtype=np.uint32)
+    for position in range(width):
+        shift = np.uint64(_ASCII_BITS * (_MAX_PACKED_CHARACTERS - 1 - position))
+        characters[:, position] = (packed >> shift) & np.uint64(0x7F)
+    return np.ascontiguousarray(characters).view(f"<U{width}").reshape(-1)
+
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+
+def _hash_rows(characters):
+    """A 64-bit FNV-1a hash of each row of UCS-4 code units."""
+    hashed = np.full(characters.shape[0], _FNV_OFFSET, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for position in range(characters.shape[1]):
+            hashed ^= characters[:, position]
+            hashed *= _FNV_PRIME
+    return hashed
+
+
+def _characters(ids, start, stop):
+    """Rows ``start:stop`` of a ``<U`` array as a 2-D array of uint32 code units."""
+    width = ids.dtype.itemsize // 4
+    return ids[start:stop].view(np.uint32).reshape(stop - start, width)
+
+
+def _factorize_unicode(ids):
+    """``(codes, uniques)`` of a NumPy ``<U`` array, uniques sorted as ``numpy.unique``."""
+    ids = np.ascontiguousarray(ids)
+    n, width = ids.shape[0], ids.dtype.itemsize // 4
+    if width == 0:
+        return np.zeros(n, dtype=np.int32), ids[:1]
+    ascii_only = all(
+        int(_characters(ids, start, stop).max()) < 1 << _ASCII_BITS for start, stop in _blocks(n)
+    )
+    if ascii_only and width <= _MAX_PACKED_CHARACTERS:
+        packed = np.empty(n, dtype=np.uint64)
+        for start, stop in _blocks(n):
+            packed[start:stop] = _pack_ascii(_characters(ids, start, stop))
+        codes, packed_uniques = factorize_numbers(packed)
+        return codes, _unpack_ascii(packed_uniques, width).astype(ids.dtype)
+    hashed = np.empty(n, dtype=np.uint64)
+    for start, stop in _blocks(n):
+        hashed[start:stop] = _hash_rows(_characters(ids, start, stop))
+    codes, _ = factorize_numbers(hashed)
+    del hashed
+    # One row of each hash value; every row must equal it, else two ids collided.
+    n_uniques = int(codes.max()) + 1
+    representative = np.empty(n_uniques, dtype=np.intp)
+    for start, stop in _blocks(n):
+        representative[codes[start:stop]] = np.arange(start, stop)
+    uniques = ids[representative]
+    for start, stop in _blocks(n):
+        if not np.array_equal(ids[start:stop], uniques[codes[start:stop]]):
+            uniques, codes = np.unique(ids, return_inverse=True)  # a hash collision
+            return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), uniques
+    return _sorted(codes, uniques)
+
+
+# ------------------------------------------------------- objects and pandas
+def _is_missing(value):
+    """None, NaN, or pandas' NA / NaT."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    return isinstance(value, float) and value != value
+
+
+def _check_id_types(uniques):
+    """Raise unless the distinct ids are all strings or all (non-bool) numbers."""
+    kinds = set()
+    for value in uniques.tolist():
+        if _is_missing(value):
+            raise ValueError(
+                "qid contains None or NaN; every document needs a query id. Drop those "
+                "rows or give them an id."
+            )
+        if isinstance(value, str):
+            kinds.add("str")
+        elif isinstance(value, numbers.Number) and not isinstance(value, (bool, np.bool_)):
+            kinds.add("number")
+        else:
+            raise TypeError(
+                f"qid values must be ints or strings, got {type(value).__name__} ({value!r})."
+            )
+    if len(kinds) > 1:
+        raise TypeError(
+            "qid mixes numbers and strings, so 1 and '1' would be different queries; "
+            "convert all query ids to one type, e.g. qid.astype(str)."
+        )
+
+
+def _as_id_array(uniques):
+    """Distinct ids (checked: one type) as a NumPy array of that type (``<U`` for text)."""
+    return np.asarray(uniques.tolist())
+
+
+def _factorize_objects(ids):
+    """``(codes, uniques)`` of an object array (or pandas data) of str or numbers."""
+    try:
+        import pandas as pd
+    except ImportError:
+        try:
+            uniques, codes = np.unique(ids, return_inverse=True)
+        except TypeError:  # str and numbers do not compare
+            _check_id_types(np.asarray(list(set(ids.tolist())), dtype=object))
+            raise
+        _check_id_types(uniques)
+        return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), _as_id_array(uniques)
+    codes, uniques = pd.factorize(ids, use_na_sentinel=False)
+    uniques = np.asarray(uniques, dtype=object)
+    _check_id_types(uniques)
+    return _sorted(codes, _as_id_array(uniques))
+
+
+def _factorize_categorical(categorical):
+    """``(codes, uniques)`` of a pandas Categorical: its codes, unused categories dropped."""
+    category_codes = np.asarray(categorical.codes)
+    if category_codes.shape[0] and int(category_codes.min()) < 0:
+        raise ValueError(
+            "qid contains missing values; every document needs a query id. Drop those "
+            "rows or give them an id."
+        )
+    categories = np.asarray(categorical.categories, dtype=object)
+    present = np.zeros(categories.shape[0], dtype=bool)
+    for start, stop in _blocks(category_codes.shape[0]):
+        present[category_codes[start:stop]] = True
+    used = _as_id_array(categories[present])
+    _check_id_types(categories[present])
+    order = np.argsort(used, kind="stable")
+    new_code = np.full(categories.shape[0], -1, dtype=code_dtype(used.shape[0]))
+    new_code[np.flatnonzero(present)[order]] = np.arange(order.shape[0])
+    return _remap(category_codes, new_code, new_code.dtype), used[order]
+
+
+def _from_pandas(ids):
+    """``(codes, uniques)`` of pandas categoricals and extension arrays; None for the rest.
+
+    NumPy-backed pandas data (int, float, object columns) take the NumPy path.
+    """
+    if not type(ids).__module__.startswith("pandas"):
+        return None
+    import pandas as pd  # already imported: ids is a pandas object
+
+    if isinstance(ids.dtype, pd.CategoricalDtype):
+        return _factorize_categorical(getattr(ids, "cat", ids))
+    if isinstance(ids.dtype, np.dtype):
+        return None
+    return _factorize_objects(pd.array(ids))  # nullable ints, strings, Arrow types
+
+
+def factorize_query_ids(qid):
+    """Map query ids to codes: ``uniques[codes] == qid``, uniques sorted as ``numpy.unique``.
+
+    Parameters
+    ----------
+    qid : array-like of shape (n_samples,)
+        Ints or strings (NumPy, pandas or lists), not a mix of both.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples,), int32 or int64
+    uniques : ndarray of shape (n_queries,)
+    """
+    from_pandas = _from_pandas(qid)
+    if from_pandas is not None:
+        return from_pandas
+    ids = np.asarray(qid)
+    if ids.dtype.kind == "U" and not isinstance(qid, np.ndarray):
+        # NumPy turns a list like [1, "a"] into strings; check the values as given.
+        ids = np.asarray(qid, dtype=object)
+    if ids.ndim != 1:
+        raise ValueError(f"qid must be 1-D, one query id per document; got shape {ids.shape}.")
+    kind = ids.dtype.kind
+    if kind in "iu":
+        return factorize_numbers(ids)
+    if kind == "f":
+        if np.isnan(ids).any():
+            raise ValueError(
+                "qid contains NaN; every document needs a query id. Drop those rows or "
+                "give them an id."
+            )
+        return factorize_numbers(ids + 0.0)  # -0.0 and 0.0 are one query
+    if kind == "U":
+        return _factorize_unicode(ids)
+    if kind == "O" or kind == "S":
+        return _factorize_objects(ids if kind == "O" else ids.astype(object))
+    raise TypeError(
+        f"qid must hold ints or strings, got values of dtype {ids.dtype}; convert the "
+        "query ids, e.g. qid.astype(str)."
+    )
+
+
+# ------------------------------------------------------------------ labels
+@dataclass(frozen=True)
+class LabelCodes:
+    """Labels as codes into their sorted distinct values.
+
+    ``values[codes] == labels``. Both are None when the labels have more
+    than ``MAX_CODED_LABELS`` distinct values: they are then coded chunk by
+    chunk of queries, from the ranked labels. ``top`` is the largest label.
+    """
+
+    codes: np.ndarray | None
+    values: np.ndarray | None
+    top: float
+
+
+def _compact(codes, counts):
+    """Renumber codes so that only the values that occur have a code."""
+    present = counts > 0
+    if present.all():
+        return codes, np.arange(present.shape[0], dtype=np.float64)
+    new_code = np.cumsum(present, dtype=codes.dtype) - 1
+    return _remap(codes, new_code, codes.dtype), np.flatnonzero(present).astype(np.float64)
+
+
+def _small_integer_codes(labels, top):
+    """Codes of whole-number labels in ``[0, top]``, top < 65536, or None if some are fractional."""
+    dtype = np.uint8 if top < 256 else np.uint16
+    if labels.dtype == dtype:
+        codes = labels
+    else:
+        codes = np.empty(labels.shape[0], dtype=dtype)
+        for start, stop in _blocks(labels.shape[0]):
+            block = labels[start:stop]
+            np.copyto(codes[start:stop], block, casting="unsafe")
+            if block.dtype.kind == "f" and not np.array_equal(codes[start:stop], block):
+                return None
+    counts = np.zeros(top + 1, dtype=np.int64)
+    for start, stop in _blocks(codes.shape[0]):
+        counts += np.bincount(codes[start:stop], minlength=top + 1)
+    return _compact(codes, counts)
+
+
+def _distinct_values(labels):
+    """Sorted distinct labels, or None if there are more than ``MAX_CODED_LABELS``."""
+    values = np.unique(labels[:BLOCK])
+    for start, stop in _blocks(labels.shape[0]):
+        block = labels[start:stop]
+        position = np.minimum(np.searchsorted(values, block), values.shape[0] - 1)
+        missing = block[values[position] != block]
+        if missing.shape[0]:
+            values = np.union1d(values, missing)
+            if values.shape[0] > MAX_CODED_LABELS:
+                return None
+    return values
+
+
+def code_labels(labels):
+    """Code relevance labels (validated: numeric, finite, >= 0) as :class:`LabelCodes`."""
+    top = labels.max()
+    if top < 1 << 16:
+        small = _small_integer_codes(labels, int(top))
+        if small is not None:
+            return LabelCodes(*small, float(top))
+    values = _distinct_values(labels)
+    if values is None:
+        return LabelCodes(None, None, float(top))
+    codes = np.empty(labels.shape[0], dtype=np.uint8 if values.shape[0] <= 256 else np.uint16)
+    for start, stop in _blocks(labels.shape[0]):
+        codes[start:stop] = np.searchsorted(values, labels[start:stop])
+    return LabelCodes(codes, values.astype(np.float64), float(top))

@@ -1,0 +1,110 @@
+"""The one evaluation path under the metric functions, ``evaluate`` and the scorers.
+
+Validate and factorize once, sort once (in a worker thread for large inputs,
+while the labels are coded and order-free totals summed), run every
+requested metric's kernels in one pass over chunks of queries, then finish
+each metric into a :class:`~._results.QueryResults`.
+"""
+
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+from ._definitions import MetricDefinition, check_bounded
+from ._evaluation import Evaluation
+from ._factorize import code_labels
+from ._results import QueryResults, finish
+from ._segments import RankedQueries
+from ._sort import rank_order
+from ._threads import call_threads
+from ._validation import check_n_relevant, check_ranking_input
+
+# Chunks of queries hold at most this many documents (fewer for smaller
+# inputs, so that one chunk per thread in flight stays a small fraction of
+# the input), and at least the minimum, so per-chunk overhead stays small.
+_MAX_CHUNK_ROWS = 1 << 17
+_MIN_CHUNK_ROWS = 1 << 12
+_CHUNKS_PER_THREAD = 16
+
+
+def chunk_rows(n_documents, n_threads):
+    """About how many documents each chunk of queries holds."""
+    if n_documents <= _MAX_CHUNK_ROWS:
+        return _MAX_CHUNK_ROWS
+    per_chunk = n_documents // (_CHUNKS_PER_THREAD * n_threads)
+    return max(_MIN_CHUNK_ROWS, min(_MAX_CHUNK_ROWS, per_chunk))
+
+
+@dataclass(frozen=True)
+class Request:
+    """One metric to compute: the name its results carry, its definition, its cutoff."""
+
+    name: str
+    definition: MetricDefinition
+    k: int | None = None
+
+
+def _done(function, *args):
+    future = Future()
+    future.set_result(function(*args))
+    return future
+
+
+def evaluate_requests(
+    requests,
+    y_true,
+    y_score,
+    *,
+    qid=None,
+    gain="linear",
+    relevance_level=1.0,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+):
+    """Compute every request on one validated, sorted input.
+
+    Options must already be checked against the parameter table; the data
+    arguments are validated here.
+
+    Returns
+    -------
+    results : QueryResults
+    """
+    for request in requests:
+        check_bounded(request.definition, no_relevant, request.name)
+    data = check_ranking_input(y_true, y_score, qid, sample_weight)
+    n_relevant = check_n_relevant(n_relevant, data.query_ids)
+    sort_arguments = (
+        data.y_score, data.y_true, data.query_codes, data.n_queries, ties, data.rows_are_queries
+    )
+    n_documents = data.y_true.shape[0]
+    with call_threads(n_documents) as (pool, n_threads):
+        if pool is None:
+            ranking = _done(rank_order, *sort_arguments)
+        else:
+            ranking = pool.submit(rank_order, *sort_arguments)
+        ranked = RankedQueries(data, code_labels(data.y_true), ranking, ties)
+        evaluation = Evaluation(
+            ranked,
+            gain=gain,
+            relevance_level=float(relevance_level),
+            n_relevant=n_relevant,
+            pool=pool,
+            chunk_rows=chunk_rows(n_documents, n_threads),
+        )
+        quantities = [
+            quantity
+            for request in requests
+            for quantity in request.definition.computation.needs(evaluation, request.k)
+        ]
+        evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
+        evaluation.compute(quantities)
+        per_query = [
+            request.definition.computation.finalize(evaluation, request.k) for request in requests
+        ]
+    metric_results = {
+        request.name: finish(request.name, values, no_relevant)
+        for request, values in zip(requests, per_query)
+    }
+    return QueryResults(data.query_ids, metric_results, data.query_weights)

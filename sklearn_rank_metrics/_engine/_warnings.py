@@ -1,0 +1,22 @@
+"""Warnings attributed to the caller's line, not to the package's internals."""
+
+import os
+import sys
+import warnings
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def warn_caller(message, category):
+    """Issue ``message`` as a warning located at the first frame outside this package.
+
+    A fixed ``stacklevel`` would point at a different frame for each entry
+    point (a metric function, :func:`evaluate`, a scorer); walking the stack
+    finds the user's line, or scikit-learn's inside a search.
+    """
+    frame = sys._getframe(1)
+    level = 2  # stacklevel 2 is the frame that called this function
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)

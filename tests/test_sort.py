@@ -1,0 +1,104 @@
+"""The one sort: the packed-key ranking must equal its specification, a plain lexsort."""
+
+import zlib
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics._engine._sort import rank_order, score_keys
+from sklearn_rank_metrics._engine._validation import check_ranking_input
+
+
+def _scores(kind, n, rng):
+    if kind == "few values":  # heavy ties
+        return rng.integers(0, 3, n).astype(float)
+    if kind == "continuous":
+        return rng.normal(size=n)
+    if kind == "near equal":  # distinct scores whose packed high bits collide
+        return 1.0 + rng.normal(size=n) * 1e-12
+    if kind == "int64 near 2**60":  # distinct integers a float64 would merge
+        return 2**60 + rng.integers(0, 64, n)
+    if kind == "uint64 above 2**63":
+        return np.uint64(2**63) + rng.integers(0, 2**20, n).astype(np.uint64) * np.uint64(2**40)
+    if kind == "float32":
+        return rng.normal(size=n).astype(np.float32)
+    # signed zeros compare equal and must tie
+    return np.where(rng.random(n) < 0.5, -0.0, 0.0) + rng.integers(-2, 2, n)
+
+
+def _exact_descending(scores):
+    """A lexsort key for descending scores, exact for any integer or float dtype."""
+    if scores.dtype.kind == "f":
+        return -scores.astype(np.float64)
+    return np.array([-int(s) for s in scores.tolist()], dtype=object).argsort(kind="stable").argsort()
+
+
+KINDS = ["few values", "continuous", "near equal", "signed zeros", "int64 near 2**60",
+         "uint64 above 2**63", "float32"]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("layout", ["interleaved", "contiguous", "2-D"])
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+def test_rank_order_matches_lexsort(kind, layout, ties):
+    rng = np.random.default_rng(zlib.crc32(f"{kind}{layout}{ties}".encode()))
+    for _ in range(30):
+        if layout == "2-D":
+            n_queries, width = int(rng.integers(1, 6)), int(rng.integers(1, 15))
+            y_score = _scores(kind, n_queries * width, rng).reshape(n_queries, width)
+            y_true = rng.integers(0, 4, (n_queries, width))
+            data = check_ranking_input(y_true, y_score)
+        else:
+            n = int(rng.integers(1, 80))
+            qid = rng.integers(0, int(rng.integers(1, 6)), n)
+            if layout == "contiguous":
+                qid = np.sort(qid)[::-1]  # grouped, queries in descending id order
+            y_score, y_true = _scores(kind, n, rng), rng.integers(0, 4, n).astype(float)
+            data = check_ranking_input(y_true, y_score, qid)
+        order, tie_free = rank_order(
+            data.y_score, data.y_true, data.query_codes, data.n_queries, ties, data.rows_are_queries
+        )
+        n = data.y_score.shape[0]
+        assert np.array_equal(np.sort(order), np.arange(n))
+        codes = data.query_codes[order]
+        scores, labels = data.y_score[order], data.y_true[order].astype(float)
+        label_key = {"optimistic": -labels, "pessimistic": labels, "average": np.zeros(n)}[ties]
+        # Sorted by query, then descending score, then (opt/pess) label inside ties.
+        assert np.array_equal(np.lexsort((label_key, _exact_descending(scores), codes)), np.arange(n))
+        if tie_free:
+            same_query = codes[1:] == codes[:-1]
+            assert not (same_query & (scores[1:] == scores[:-1])).any()
+
+
+@pytest.mark.parametrize("contiguous", [False, True])
+def test_rank_order_many_collisions_large(contiguous):
+    # 300k rows of scores equal in their high bits force the exact re-sort
+    # on many runs at once.
+    rng = np.random.default_rng(7)
+    n = 300_000
+    qid = rng.integers(0, 3000, n)
+    if contiguous:
+        qid = np.sort(qid)
+    y_score = 1.0 + rng.normal(size=n) * 1e-13
+    data = check_ranking_input(np.zeros(n), y_score, qid)
+    order, _ = rank_order(data.y_score, data.y_true, data.query_codes, data.n_queries, "average")
+    reference = np.lexsort((-y_score, data.query_codes))
+    assert np.array_equal(data.query_codes[order], data.query_codes[reference])
+    assert np.array_equal(y_score[order], y_score[reference])
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [
+        np.array([-np.inf, -1e300, -1.0, -0.0, 0.0, 5e-324, 1.0, 1e300, np.inf]),
+        np.array([-(2**63), -1, 0, 1, 2**62, 2**63 - 1], dtype=np.int64),
+        np.array([0, 1, 2**53, 2**53 + 1, 2**63, 2**64 - 1], dtype=np.uint64),
+        np.array([-128, -1, 0, 127], dtype=np.int8),
+    ],
+    ids=["float64", "int64", "uint64", "int8"],
+)
+def test_score_keys_order_descending_and_equal_exactly_for_equal_scores(scores):
+    keys = score_keys(scores)
+    assert (np.diff(keys) < 0).all() or (scores.dtype.kind == "f" and (np.diff(keys) <= 0).all())
+    if scores.dtype.kind == "f":  # -0.0 and 0.0: one key
+        assert keys[3] == keys[4] and (np.delete(np.diff(keys), 3) < 0).all()
