@@ -243,6 +243,11 @@ def _check_id_types(uniques):
             kinds.add("str")
         elif isinstance(value, numbers.Number) and not isinstance(value, (bool, np.bool_)):
             kinds.add("number")
+        elif isinstance(value, bytes):
+            raise TypeError(
+                f"qid holds bytes ({value!r}); decode them to str, e.g. "
+                "np.char.decode(qid, 'utf-8')."
+            )
         else:
             raise TypeError(
                 f"qid values must be ints or strings, got {type(value).__name__} ({value!r})."
@@ -347,11 +352,12 @@ def factorize_query_ids(qid):
         return factorize_numbers(ids + 0.0)  # -0.0 and 0.0 are one query
     if kind == "U":
         return _factorize_unicode(ids)
-    if kind == "O" or kind == "S":
-        return _factorize_objects(ids if kind == "O" else ids.astype(object))
+    if kind == "O":
+        return _factorize_objects(ids)
+    fix = "np.char.decode(qid, 'utf-8')" if kind == "S" else "qid.astype(str)"
     raise TypeError(
         f"qid must hold ints or strings, got values of dtype {ids.dtype}; convert the "
-        "query ids, e.g. qid.astype(str)."
+        f"query ids, e.g. {fix}."
     )
 
 

@@ -13,9 +13,11 @@ permutation is read back from the sorted keys:
 - keys are shifted to start at 0 and truncated to the bits left beside the
   row index; rows whose truncated keys collide are re-sorted exactly (none
   when the score range fits, as for small integer scores);
-- rows of each query contiguous (2-D input, data grouped by query): one sort
-  of (query, score, offset in the query); interleaved rows: a sort by score,
-  then a stable sort by query.
+- usually one sort of (query, truncated score, row index); when too few bits
+  are left for the score (many rows, many queries), the row's offset inside
+  its query replaces the row index if each query's rows are contiguous (2-D
+  input, data grouped by query), else a sort by score is followed by a
+  stable sort by query.
 
 Work is in place or block by block: the peak is about two int64 arrays of
 the input's length.
@@ -28,9 +30,11 @@ from ._factorize import BLOCK, run_starts
 _SIGN_BIT = np.int64(-(2**63))
 _MAGNITUDE_BITS = np.int64(0x7FFFFFFFFFFFFFFF)
 
-# Below this many bits of score precision a packed single sort of contiguous
-# queries would collide too often; two sorts are used instead.
-_MIN_PACKED_SCORE_BITS = 36
+# Below this many bits of score precision (unless the score range fits) a
+# single sort of packed keys would collide too often; two sorts are used
+# instead. The same when more than one row in this many collides.
+_MIN_PACKED_SCORE_BITS = 16
+_MAX_COLLIDING_SHARE = 8
 
 
 def _blocks(n):
@@ -147,38 +151,55 @@ def _offsets_in_runs(starts, n, start, stop):
     return np.arange(start, stop) - np.repeat(starts[first:last], ends - begins)
 
 
-def _rank_contiguous(keys, y_score, y_true, codes, starts, n_queries, ties):
-    """One sort of (query, score, offset) when each query's rows are one run; else None."""
+def _rank_in_one_sort(keys, y_score, y_true, codes, n_queries, starts, ties):
+    """One sort of packed (query, truncated score, low part) keys, or None.
+
+    The low part is the row index, or with ``starts`` (every query one run
+    of rows starting there) the row's offset inside its query. None when too few
+    bits are left for the score, or when truncation made so many rows
+    collide that sorting by score first (:func:`_rank_in_two_sorts`) is
+    cheaper than re-sorting them all exactly. ``keys`` are sorted in place.
+    """
     n = keys.shape[0]
-    run_sizes = np.diff(np.append(starts, n))
-    local_bits = _bits_for(run_sizes.max())
+    if starts is not None:
+        low_bits = _bits_for(np.diff(np.append(starts, n)).max())
+    else:
+        low_bits = _bits_for(n)
     code_bits = _bits_for(n_queries)
-    score_bits = 63 - code_bits - local_bits
-    if score_bits < _MIN_PACKED_SCORE_BITS:
-        low, high = int(keys.min()), int(keys.max())
-        if (high - low).bit_length() > score_bits:
-            return None
-    unsigned, shift = _normalize(keys, score_bits)
-    unsigned <<= np.uint64(local_bits)
+    score_bits = 63 - code_bits - low_bits
+    low, high = int(keys.min()), int(keys.max())
+    if score_bits < _MIN_PACKED_SCORE_BITS and (high - low).bit_length() > score_bits:
+        return None
+    packed = keys
+    unsigned, shift = _normalize(packed, score_bits)
+    unsigned <<= np.uint64(low_bits)
     for start, stop in _blocks(n):
-        block = keys[start:stop]
-        block |= np.left_shift(codes[start:stop], score_bits + local_bits, dtype=np.int64)
-        block += _offsets_in_runs(starts, n, start, stop)
-    keys.sort()
-    collide = _collisions(keys, local_bits)
-    first_row = np.empty(n_queries, dtype=np.int64)
-    first_row[codes[starts]] = starts
-    local_mask = np.int64((1 << local_bits) - 1)
-    for start, stop in _blocks(n):
-        block = keys[start:stop]
-        local = block & local_mask
-        block >>= score_bits + local_bits
-        np.take(first_row, block, out=block)
-        block += local
-    return _refine_collisions(collide, keys, y_score, y_true, ties, shift == 0)
+        block = packed[start:stop]
+        block |= np.left_shift(codes[start:stop], score_bits + low_bits, dtype=np.int64)
+        if starts is not None:
+            block += _offsets_in_runs(starts, n, start, stop)
+        else:
+            block += np.arange(start, stop, dtype=np.int64)
+    packed.sort()
+    collide = _collisions(packed, low_bits)
+    if shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE:
+        return None
+    low_mask = np.int64((1 << low_bits) - 1)
+    if starts is None:
+        packed &= low_mask
+    else:
+        first_row = np.empty(n_queries, dtype=np.int64)
+        first_row[codes[starts]] = starts
+        for start, stop in _blocks(n):
+            block = packed[start:stop]
+            offset = block & low_mask
+            block >>= score_bits + low_bits
+            np.take(first_row, block, out=block)
+            block += offset
+    return _refine_collisions(collide, packed, y_score, y_true, ties, shift == 0)
 
 
-def _rank_interleaved(keys, y_score, y_true, codes, ties):
+def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     """Sort by score, then stably by query (the second sort packs the score rank)."""
     n = keys.shape[0]
     index_bits = _bits_for(n)
@@ -230,12 +251,18 @@ def rank_order(y_score, y_true, query_codes, n_queries, ties, rows_are_queries=F
     """
     n = y_score.shape[0]
     keys = score_keys(y_score)
-    if rows_are_queries:
-        starts = np.arange(0, n, n // n_queries, dtype=np.int64)
-    else:
-        starts = run_starts(query_codes, max_runs=n_queries)
-    if starts is not None and starts.shape[0] == n_queries:
-        ranked = _rank_contiguous(keys, y_score, y_true, query_codes, starts, n_queries, ties)
-        if ranked is not None:
-            return ranked
-    return _rank_interleaved(keys, y_score, y_true, query_codes, ties)
+    ranked = _rank_in_one_sort(keys, y_score, y_true, query_codes, n_queries, None, ties)
+    if ranked is None:
+        # Offsets inside contiguous queries need fewer bits than row indices.
+        if rows_are_queries:
+            starts = np.arange(0, n, n // n_queries, dtype=np.int64)
+        else:
+            starts = run_starts(query_codes, max_runs=n_queries)
+        if starts is not None and starts.shape[0] == n_queries:
+            ranked = _rank_in_one_sort(
+                score_keys(y_score), y_score, y_true, query_codes, n_queries, starts, ties
+            )
+    if ranked is not None:
+        return ranked
+    del keys  # possibly sorted already: start again from the scores
+    return _rank_in_two_sorts(score_keys(y_score), y_score, y_true, query_codes, ties)

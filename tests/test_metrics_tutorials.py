@@ -1,9 +1,10 @@
-"""The seed articles' worked examples (/work/shared/seeds, in Chinese).
+"""Worked examples of five published tutorials on ranking metrics (in Chinese).
 
-Every number is hard-coded here, with the seed it comes from, so these tests
-always run. Where an article is loose or wrong, the test asserts the standard
-value and says why. The last tests check, when the articles are present, that
-the quoted numbers really are in them (skipped cleanly otherwise).
+Every number is hard-coded here, with the tutorial it comes from, so these
+tests always run. Where a tutorial is loose or wrong, the test asserts the
+standard value and says why. The last tests check, when the tutorials' texts
+are available beside the project, that the quoted numbers really are in them
+(skipped cleanly otherwise).
 """
 
 from math import log2
@@ -15,7 +16,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
 
-SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+TUTORIALS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
 def descending(n):
@@ -28,9 +29,9 @@ def dcg(labels):
 
 
 # =====================================================================
-# seed 000 (MRR@k and NDCG@k)
+# tutorial 000 (MRR@k and NDCG@k)
 # =====================================================================
-def test_seed000_mrr_at_5_ranks_2_1_5():
+def test_tutorial000_mrr_at_5_ranks_2_1_5():
     """"3 queries, first relevant results at ranks 2, 1, 5 (k=5): MRR@5 ~ 0.57"."""
     y_true = [[0, 1, 0, 0, 0], [1, 0, 0, 0, 0], [0, 0, 0, 0, 1]]
     y_score = [descending(5)] * 3
@@ -42,7 +43,7 @@ def test_seed000_mrr_at_5_ranks_2_1_5():
     assert srm.mrr_score(y_true, y_score, k=4, average=None).tolist() == pytest.approx([0.5, 1, 0])
 
 
-def test_seed000_ndcg_at_5():
+def test_tutorial000_ndcg_at_5():
     """Ranked labels [3, 2, 3, 0, 1]: DCG@5 ~ 6.15, IDCG@5 ~ 6.32 (ideal
     [3, 3, 2, 1, 0]), NDCG@5 ~ 0.97. Exact value: 0.972364..."""
     y_true, y_score = [3, 2, 3, 0, 1], descending(5)
@@ -55,7 +56,7 @@ def test_seed000_ndcg_at_5():
     assert round(srm.dcg_score([3, 3, 2, 1, 0], y_score, k=5), 2) == 6.32
 
 
-def test_seed000_reference_code_agrees():
+def test_tutorial000_reference_code_agrees():
     """The article's calculate_mrr / calculate_ndcg (copied, lightly shortened)."""
 
     def calculate_mrr(rankings, k):
@@ -88,16 +89,16 @@ def test_seed000_reference_code_agrees():
 
 
 # =====================================================================
-# seed 001 (CG, DCG, NDCG, HitRate@K, MRR)
+# tutorial 001 (CG, DCG, NDCG, HitRate@K, MRR)
 # =====================================================================
-def test_seed001_dcg_at_3():
+def test_tutorial001_dcg_at_3():
     """DCG@3 of [3, 2, 3, 0, 1] = 3 + 2/log2(3) + 3/2 ~ 5.76."""
     value = srm.dcg_score([3, 2, 3, 0, 1], descending(5), k=3)
     assert value == pytest.approx(3 + 2 / log2(3) + 1.5, rel=1e-12)
     assert round(value, 2) == 5.76
 
 
-def test_seed001_idcg_and_ndcg_at_3_standard_value():
+def test_tutorial001_idcg_and_ndcg_at_3_standard_value():
     """The article says IDCG@3 ([3, 3, 2]) ~ 6.43 and NDCG@3 ~ 0.90.
 
     That IDCG is a misprint: 3/log2(2) + 3/log2(3) + 2/log2(4) = 3 + 1.893 + 1
@@ -110,11 +111,10 @@ def test_seed001_idcg_and_ndcg_at_3_standard_value():
     value = srm.ndcg_score([3, 2, 3, 0, 1], descending(5), k=3)
     assert value == pytest.approx(0.9777813616305049, rel=1e-12)
     assert round(value, 3) == 0.978
-    assert round(5.76 / 6.43, 2) == 0.90  # the article's (wrong) number
-    assert value != pytest.approx(0.90, abs=0.01)
+    assert value != pytest.approx(0.90, abs=0.01)  # the article's 5.76 / 6.43
 
 
-def test_seed001_exponential_gain_variant():
+def test_tutorial001_exponential_gain_variant():
     """(2**rel - 1) / log2(i + 1): DCG@3 of [3, 2, 3] = 7 + 3/log2(3) + 7/2."""
     value = srm.dcg_score([3, 2, 3, 0, 1], descending(5), k=3, gain="exponential")
     assert value == pytest.approx(7 + 3 / log2(3) + 3.5, rel=1e-12)
@@ -124,7 +124,7 @@ def test_seed001_exponential_gain_variant():
     )
 
 
-def test_seed001_cg():
+def test_tutorial001_cg():
     """CG@k sums the top-k labels, position ignored."""
     y_true, y_score = [3, 2, 3, 0, 1], descending(5)
     assert [srm.cg_score(y_true, y_score, k=k) for k in range(1, 6)] == [3, 5, 8, 8, 9]
@@ -132,7 +132,7 @@ def test_seed001_cg():
     assert srm.cg_score([2, 3, 3, 0, 1], y_score, k=2) == 5
 
 
-def test_seed001_mrr_three_queries():
+def test_tutorial001_mrr_three_queries():
     """Query 1: D3, D1, D2 with D1 relevant (rank 2); query 2: D2, D4, D1 with
     D2 relevant (rank 1); query 3: D3, D4, D5, none relevant (0).
     MRR = (1/2 + 1 + 0) / 3 = 0.5."""
@@ -152,7 +152,7 @@ def test_seed001_mrr_three_queries():
         assert srm.mrr_score(y_true, y_score, qid=qid, no_relevant="skip") == pytest.approx(0.75)
 
 
-def test_seed001_hit_rate_user_and_item_level():
+def test_tutorial001_hit_rate_user_and_item_level():
     """User-level HitRate@K: share of users with a hit in the top K;
     item-level: total hits / total recommended items."""
     # user 1: top-3 holds 2 liked items; user 2: none; user 3: 1 (list of 2)
@@ -167,7 +167,7 @@ def test_seed001_hit_rate_user_and_item_level():
 
 
 # =====================================================================
-# seed 002 (P@k, Recall@k, F1@k, MRR, AP, MAP with code, CG, DCG, NDCG)
+# tutorial 002 (P@k, Recall@k, F1@k, MRR, AP, MAP with code, CG, DCG, NDCG)
 # =====================================================================
 # Binary example: 5 results, relevant at ranks 1, 3, 5. The tables are
 # images in the article; the values below are the article's definitions.
@@ -184,17 +184,16 @@ BINARY_135 = [1, 0, 1, 0, 1]
         (5, 0.6, 1.0, 0.75),
     ],
 )
-def test_seed002_precision_recall_f1_at_k(k, precision, recall, f1):
+def test_tutorial002_precision_recall_f1_at_k(k, precision, recall, f1):
     """precision@1 = 1, precision@2 = 0.5; recall@1 = 0.33, recall@3 = 0.67;
     F1@k = 2 P R / (P + R)."""
     y_score = descending(5)
     assert srm.precision_at_k_score(BINARY_135, y_score, k=k) == pytest.approx(precision, rel=1e-12)
     assert srm.recall_at_k_score(BINARY_135, y_score, k=k) == pytest.approx(recall, rel=1e-12)
     assert srm.f1_at_k_score(BINARY_135, y_score, k=k) == pytest.approx(f1, rel=1e-12)
-    assert f1 == pytest.approx(2 * precision * recall / (precision + recall))
 
 
-def test_seed002_precision_ignores_positions():
+def test_tutorial002_precision_ignores_positions():
     """Model A (first three relevant) and B (last three) have the same P@5."""
     y_score = descending(5)
     assert srm.precision_at_k_score([1, 1, 1, 0, 0], y_score, k=5) == srm.precision_at_k_score(
@@ -207,16 +206,16 @@ def test_seed002_precision_ignores_positions():
     [([1, 0, 1, 0, 1], 1.0), ([0, 0, 0, 0, 1], 0.2), ([0, 0, 0, 0, 0], 0.0)],
     ids=["first-relevant-at-1", "only-at-5", "none"],
 )
-def test_seed002_reciprocal_rank(labels, expected):
+def test_tutorial002_reciprocal_rank(labels, expected):
     assert srm.mrr_score(labels, descending(5)) == pytest.approx(expected)
 
 
-def test_seed002_mrr_over_queries():
+def test_tutorial002_mrr_over_queries():
     y_true = [[1, 0, 1, 0, 1], [0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]
     assert srm.mrr_score(y_true, [descending(5)] * 3) == pytest.approx((1 + 0.2 + 0) / 3)
 
 
-def test_seed002_average_precision():
+def test_tutorial002_average_precision():
     """Relevant at 1, 3, 5: AP = (1 + 2/3 + 3/5) / 3 = 0.7556; the three
     relevant results moved to the top: AP = 1."""
     assert srm.map_score(BINARY_135, descending(5)) == pytest.approx((1 + 2 / 3 + 3 / 5) / 3, rel=1e-12)
@@ -249,14 +248,14 @@ def _article_map_at_k(true_labels, predicted_scores, k):
     return sum(average_precisions) / len(average_precisions)
 
 
-SEED002_TRUE = [[1, 0, 1, 1, 0, 0, 1, 1, 0, 0], [0, 1, 1, 0, 1, 0, 0, 1, 1, 0]]
-SEED002_SCORE = [
+TUTORIAL002_TRUE = [[1, 0, 1, 1, 0, 0, 1, 1, 0, 0], [0, 1, 1, 0, 1, 0, 0, 1, 1, 0]]
+TUTORIAL002_SCORE = [
     [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.0],
     [0.9, 0.8, 0.5, 0.4, 0.8, 0.2, 0.1, 0.9, 0.3, 0.0],
 ]
 
 
-def test_seed002_map_code_versus_standard_map_at_5():
+def test_tutorial002_map_code_versus_standard_map_at_5():
     """The article's map_at_k(k=5) gives 0.7222; the standard MAP@5
     (trec_eval map_cut_5, ranx map@5) gives 0.5383. The standard wins:
 
@@ -277,20 +276,20 @@ def test_seed002_map_code_versus_standard_map_at_5():
     1 and 4 (.8), then 2 (.5) - labels [0|1, 1, 1, 1] - AP@5 =
     ((1/2 + 2/3 + 3/4 + 4/5) + (1 + 2/3 + 3/4 + 4/5)) / 2 / 5 = 0.5933.
     """
-    code = _article_map_at_k(SEED002_TRUE, SEED002_SCORE, 5)
+    code = _article_map_at_k(TUTORIAL002_TRUE, TUTORIAL002_SCORE, 5)
     assert code == pytest.approx(((1 + 2 / 3 + 3 / 4) / 3 + (1 / 2 + 2 / 3 + 3 / 4) / 3) / 2)
     assert code == pytest.approx(0.7222222222222222)
 
-    per_query = srm.map_score(SEED002_TRUE, SEED002_SCORE, k=5, average=None)
+    per_query = srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, k=5, average=None)
     assert per_query.tolist() == pytest.approx([(1 + 2 / 3 + 3 / 4) / 5, 0.5933333333333333], rel=1e-12)
-    standard = srm.map_score(SEED002_TRUE, SEED002_SCORE, k=5)
+    standard = srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, k=5)
     assert standard == pytest.approx(0.5383333333333333, rel=1e-12)
     # bounds from the tie on top of query 2
-    assert srm.map_score(SEED002_TRUE, SEED002_SCORE, k=5, ties="optimistic") == pytest.approx(0.5633333333333333)
-    assert srm.map_score(SEED002_TRUE, SEED002_SCORE, k=5, ties="pessimistic") == pytest.approx(0.5133333333333333)
+    assert srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, k=5, ties="optimistic") == pytest.approx(0.5633333333333333)
+    assert srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, k=5, ties="pessimistic") == pytest.approx(0.5133333333333333)
 
 
-def test_seed002_average_precision_code_on_whole_lists():
+def test_tutorial002_average_precision_code_on_whole_lists():
     """On whole lists the code's average_precision divides by all relevant
     documents, so it is the standard AP - with ties broken by input order.
     Query 1 (no ties): 0.7226 from both (and sklearn's average_precision_score).
@@ -299,20 +298,20 @@ def test_seed002_average_precision_code_on_whole_lists():
     tie-averaged AP is 0.7362."""
     from sklearn.metrics import average_precision_score
 
-    code_1 = _article_average_precision(SEED002_TRUE[0], SEED002_SCORE[0])
-    code_2 = _article_average_precision(SEED002_TRUE[1], SEED002_SCORE[1])
+    code_1 = _article_average_precision(TUTORIAL002_TRUE[0], TUTORIAL002_SCORE[0])
+    code_2 = _article_average_precision(TUTORIAL002_TRUE[1], TUTORIAL002_SCORE[1])
     assert code_1 == pytest.approx(0.7226190476190476)
     assert code_2 == pytest.approx(0.6861904761904762)
-    assert code_1 == pytest.approx(average_precision_score(SEED002_TRUE[0], SEED002_SCORE[0]))
+    assert code_1 == pytest.approx(average_precision_score(TUTORIAL002_TRUE[0], TUTORIAL002_SCORE[0]))
 
-    ap = srm.map_score(SEED002_TRUE, SEED002_SCORE, average=None)
+    ap = srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, average=None)
     assert ap[0] == pytest.approx(code_1, rel=1e-12)
     assert ap[1] == pytest.approx(0.7361904761904762, rel=1e-12)
-    pessimistic = srm.map_score(SEED002_TRUE, SEED002_SCORE, ties="pessimistic", average=None)
+    pessimistic = srm.map_score(TUTORIAL002_TRUE, TUTORIAL002_SCORE, ties="pessimistic", average=None)
     assert pessimistic[1] == pytest.approx(code_2, rel=1e-12)
 
 
-def test_seed002_map_code_rewards_short_lists():
+def test_tutorial002_map_code_rewards_short_lists():
     """One relevant document at rank 1 and four more at ranks 6..10: the
     code's AP@5 is 1.0 (it only sees one relevant document), the standard
     AP@5 is 1/5 = 0.2 (four of the five relevant documents were missed)."""
@@ -322,7 +321,7 @@ def test_seed002_map_code_rewards_short_lists():
     assert srm.map_score(labels, scores, k=5) == pytest.approx(0.2)
 
 
-def test_seed002_graded_example_cg_dcg_ndcg():
+def test_tutorial002_graded_example_cg_dcg_ndcg():
     """Graded labels [3, 2, 3, 0, 1]: CG@2 = 5 (3 + 2); DCG@k and NDCG@k for
     k = 1..5 (ideal order [3, 3, 2, 1, 0])."""
     y_true, y_score = [3, 2, 3, 0, 1], descending(5)
@@ -338,28 +337,28 @@ def test_seed002_graded_example_cg_dcg_ndcg():
     assert rounded == [1.0, 0.87, 0.98, 0.91, 0.97]
 
 
-def test_seed002_dcg_not_comparable_across_list_lengths():
+def test_tutorial002_dcg_not_comparable_across_list_lengths():
     """A query with 5 results gets a larger DCG than one with 3, NDCG fixes it."""
     assert srm.dcg_score([3, 2, 3, 0, 1], descending(5)) > srm.dcg_score([3, 2, 3], descending(3))
     assert srm.ndcg_score([3, 3, 2], descending(3)) == pytest.approx(1.0)
 
 
 # =====================================================================
-# seed 003 (MRR@10, Recall@10, Recall_cap@10, nDCG@10; MTEB/BEIR)
+# tutorial 003 (MRR@10, Recall@10, Recall_cap@10, nDCG@10; MTEB/BEIR)
 # =====================================================================
 # Document-retrieval scenario: Doc_A (relevance 5) at rank 2, Doc_B (4) at
 # rank 4, Doc_C (4) at rank 5; the other results are not relevant.
 DOC_SCENARIO = [0, 5, 0, 4, 4, 0, 0, 0, 0, 0]
 
 
-def test_seed003_document_scenario_mrr_recall_recall_cap():
+def test_tutorial003_document_scenario_mrr_recall_recall_cap():
     y_score = descending(10)
     assert srm.mrr_score(DOC_SCENARIO, y_score, k=10) == pytest.approx(0.5)
     assert srm.recall_at_k_score(DOC_SCENARIO, y_score, k=10) == pytest.approx(1.0)
     assert srm.recall_cap_score(DOC_SCENARIO, y_score, k=10) == pytest.approx(1.0)
 
 
-def test_seed003_summary_table_ndcg_0674_belongs_to_document_scenario():
+def test_tutorial003_summary_table_ndcg_0674_belongs_to_document_scenario():
     """The summary table lists nDCG@10 ~ 0.674 next to the MRR 0.5, Recall
     1.0 and R_cap 1.0 of the document scenario; the cake-shop calculation
     right above it gives 0.858, so table and text disagree. 0.674 is the
@@ -379,7 +378,7 @@ def test_seed003_summary_table_ndcg_0674_belongs_to_document_scenario():
     ],
     ids=["rank-1", "rank-15"],
 )
-def test_seed003_single_relevant_document(labels, expected_recall, expected_cap):
+def test_tutorial003_single_relevant_document(labels, expected_recall, expected_cap):
     y_score = descending(len(labels))
     assert srm.recall_at_k_score(labels, y_score, k=10) == pytest.approx(expected_recall)
     assert srm.recall_cap_score(labels, y_score, k=10) == pytest.approx(expected_cap)
@@ -388,7 +387,7 @@ def test_seed003_single_relevant_document(labels, expected_recall, expected_cap)
 @pytest.mark.parametrize(
     "found, expected_recall, expected_cap", [(10, 0.5, 1.0), (5, 0.25, 0.5)]
 )
-def test_seed003_twenty_relevant(found, expected_recall, expected_cap):
+def test_tutorial003_twenty_relevant(found, expected_recall, expected_cap):
     """20 relevant documents; 10 in the top 10: Recall@10 = 0.5, R_cap@10 = 1.0;
     5 in the top 10: 0.25 and 0.5."""
     # whole list: the top 10 holds `found` relevant, the other 20 - found
@@ -409,7 +408,7 @@ def test_seed003_twenty_relevant(found, expected_recall, expected_cap):
 CAKE = [1, 4, 2, 5, 1, 3, 3, 1, 5, 4]
 
 
-def test_seed003_cake_dcg_at_10():
+def test_tutorial003_cake_dcg_at_10():
     """DCG@10 = 1.000 + 2.524 + 1.000 + 2.152 + 0.387 + 1.069 + 1.000 + 0.315
     + 1.505 + 1.156 ~ 12.108 (12.1094 unrounded)."""
     value = srm.dcg_score(CAKE, descending(10), k=10)
@@ -417,7 +416,7 @@ def test_seed003_cake_dcg_at_10():
     assert value == pytest.approx(12.108, abs=2e-3)
 
 
-def test_seed003_cake_ndcg_at_10_standard_ideal():
+def test_tutorial003_cake_ndcg_at_10_standard_ideal():
     """The article's IDCG@10 uses only the six "relevant" shops (labels
     5, 5, 4, 4, 3, 3), padding with zeros: 14.105, nDCG@10 = 0.858.
 
@@ -444,7 +443,7 @@ def test_seed003_cake_ndcg_at_10_standard_ideal():
     assert round(value, 3) != 0.858 and round(value, 3) != 0.674
 
 
-def test_seed003_cake_recall_of_relevant_shops():
+def test_tutorial003_cake_recall_of_relevant_shops():
     """"All 6 relevant shops were found": relevant = label >= 3."""
     y_score = descending(10)
     assert srm.recall_at_k_score(CAKE, y_score, k=10, relevance_level=3) == pytest.approx(1.0)
@@ -453,32 +452,32 @@ def test_seed003_cake_recall_of_relevant_shops():
 
 
 # =====================================================================
-# seed 004 (MRR, MAP, NDCG, RC)
+# tutorial 004 (MRR, MAP, NDCG, RC)
 # =====================================================================
-SEED004_LABELS = [4, 3, 2, 1, 3, 1, 2]  # true scores of the documents at ranks 1..7
+TUTORIAL004_LABELS = [4, 3, 2, 1, 3, 1, 2]  # true scores of the documents at ranks 1..7
 
 
-def test_seed004_ap_13_over_30():
+def test_tutorial004_ap_13_over_30():
     """Relevant iff true score > 2 (relevance_level=3): ranks 1, 2, 5. With
     m1 = 6 relevant documents in total (three of them not in the list):
     AP = (1/1 + 2/2 + 3/5) / 6 = 13/30. Without n_relevant, R = 3 gives
     (1 + 1 + 3/5) / 3 = 13/15."""
     y_score = descending(7)
     qid = ["q"] * 7
-    value = srm.map_score(SEED004_LABELS, y_score, qid=qid, relevance_level=3, n_relevant={"q": 6})
+    value = srm.map_score(TUTORIAL004_LABELS, y_score, qid=qid, relevance_level=3, n_relevant={"q": 6})
     assert value == pytest.approx(13 / 30, rel=1e-12)
-    assert srm.map_score(SEED004_LABELS, y_score, relevance_level=3) == pytest.approx(13 / 15)
+    assert srm.map_score(TUTORIAL004_LABELS, y_score, relevance_level=3) == pytest.approx(13 / 15)
     # relevance_level=1 would count every document as relevant
-    assert srm.map_score(SEED004_LABELS, y_score) == pytest.approx(1.0)
+    assert srm.map_score(TUTORIAL004_LABELS, y_score) == pytest.approx(1.0)
 
 
-def test_seed004_mrr():
+def test_tutorial004_mrr():
     """The most relevant document (4.0) is at rank 1: RR = 1."""
-    assert srm.mrr_score(SEED004_LABELS, descending(7), relevance_level=3) == pytest.approx(1.0)
-    assert srm.mrr_score(SEED004_LABELS, descending(7), relevance_level=4) == pytest.approx(1.0)
+    assert srm.mrr_score(TUTORIAL004_LABELS, descending(7), relevance_level=3) == pytest.approx(1.0)
+    assert srm.mrr_score(TUTORIAL004_LABELS, descending(7), relevance_level=4) == pytest.approx(1.0)
 
 
-def test_seed004_more_ap_examples():
+def test_tutorial004_more_ap_examples():
     """query1: relevant at ranks 1, 2, 5, 7 -> (1/1 + 2/2 + 3/5 + 4/7) / 4;
     query2: 5 relevant at ranks 2, 3, 6, 29, 58 -> (1/2 + 2/3 + 3/6 + 4/29 +
     5/58) / 5, and with a cutoff of 8: (1/2 + 2/3 + 3/6 + 0 + 0) / 5."""
@@ -501,7 +500,7 @@ def test_seed004_more_ap_examples():
     ) == pytest.approx(ap2_at_8)
 
 
-def test_seed004_rank_correlation_two_thirds():
+def test_tutorial004_rank_correlation_two_thirds():
     """Documents (1, 2, 3) with labels (1, 0, 1) in that order. Ideal orders
     (1, 3, 2) and (3, 1, 2); tau_K against them is 2/3 and 1/3; RC is the
     max, 2/3."""
@@ -515,7 +514,7 @@ def test_seed004_rank_correlation_two_thirds():
     assert srm.rank_correlation_score([1, 0, 1], [3, 2, 1], method="kendall") == pytest.approx(0.0, abs=1e-12)
 
 
-def test_seed004_rank_correlation_seven_documents():
+def test_tutorial004_rank_correlation_seven_documents():
     """The seven-document example with binary labels (1,1,0,0,1,0,0): pairs
     agree except a non-relevant document above a relevant one: documents 3
     and 4 above 5 -> 2 of 21 pairs disagree."""
@@ -524,7 +523,7 @@ def test_seed004_rank_correlation_seven_documents():
 
 
 # =====================================================================
-# provenance: the quoted numbers are in the articles (skip if absent)
+# provenance: the quoted numbers are in the tutorials (skip if absent)
 # =====================================================================
 QUOTED = {
     "000": ["2、1、5", "0.57", "6.15", "6.32", "0.97", "[3, 2, 3, 0, 1]"],
@@ -535,13 +534,13 @@ QUOTED = {
 }
 
 
-@pytest.mark.parametrize("seed", sorted(QUOTED))
-def test_quoted_numbers_are_in_the_seed_articles(seed):
-    if not SEEDS_DIR.is_dir():
-        pytest.skip(f"seed articles not available at {SEEDS_DIR}")
-    matches = sorted(SEEDS_DIR.glob(f"{seed}_*.txt"))
+@pytest.mark.parametrize("tutorial", sorted(QUOTED))
+def test_quoted_numbers_are_in_the_tutorials(tutorial):
+    if not TUTORIALS_DIR.is_dir():
+        pytest.skip("the published tutorials' texts are not available in this checkout")
+    matches = sorted(TUTORIALS_DIR.glob(f"{tutorial}_*.txt"))
     if not matches:
-        pytest.skip(f"seed {seed} not available")
+        pytest.skip(f"the text of tutorial {tutorial} is not available in this checkout")
     text = matches[0].read_text(encoding="utf-8")
-    for quoted in QUOTED[seed]:
+    for quoted in QUOTED[tutorial]:
         assert quoted in text, quoted

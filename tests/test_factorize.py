@@ -1,0 +1,161 @@
+"""Query ids and labels as codes: every kind of id gives numpy.unique's answer."""
+
+import numpy as np
+import pytest
+
+import sklearn_rank_metrics as srm
+from sklearn_rank_metrics._engine import _factorize
+from sklearn_rank_metrics._engine._factorize import code_labels, factorize_query_ids
+
+
+def _ids(kind, rng, n=3000):
+    """Query ids of one kind, interleaved unless the kind says otherwise."""
+    draws = rng.integers(0, 40, n)
+    if kind == "int64 dense from 0":
+        return np.arange(40)[draws]
+    if kind == "int64 sparse":
+        return rng.integers(0, 10**12, 40)[draws]
+    if kind == "int64 contiguous":
+        return np.sort(rng.integers(-(2**62), 2**62, 40)[draws])
+    if kind == "int8 negative":
+        return np.array([-100, -3, 0, 7, 100], dtype=np.int8)[draws % 5]
+    if kind == "int16 wide":
+        return np.array([-32000, -5, 32000], dtype=np.int16)[draws % 3]
+    if kind == "uint64 above 2**63":
+        return (np.uint64(2**63) + rng.integers(0, 2**40, 40).astype(np.uint64))[draws]
+    if kind == "float":
+        return np.array([-0.0, 0.0, 1.5, -2.25, 1e300])[draws % 5]
+    if kind == "ascii <U8":
+        return np.array([f"q{i:07d}" for i in rng.integers(0, 10**7, 40)])[draws]
+    if kind == "ascii <U16":
+        return np.array([f"query-{i:010d}" for i in rng.integers(0, 10**9, 40)])[draws]
+    if kind == "non-ascii":
+        return np.array(["é", "e", "ü1", "ü", "日本", "a\u00e9b", "z"])[draws % 7]
+    if kind == "object str":
+        return np.array(["b", "a", "ab", "b "], dtype=object)[draws % 4]
+    if kind == "object int":
+        return np.array([3, 1, 2**70, -5], dtype=object)[draws % 4]
+    raise ValueError(kind)
+
+
+KINDS = ["int64 dense from 0", "int64 sparse", "int64 contiguous", "int8 negative", "int16 wide",
+         "uint64 above 2**63", "float", "ascii <U8", "ascii <U16", "non-ascii",
+         "object str", "object int"]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_codes_equal_numpy_unique(kind):
+    rng = np.random.default_rng(len(kind))
+    ids = _ids(kind, rng)
+    codes, uniques = factorize_query_ids(ids)
+    expected_uniques, expected_codes = np.unique(ids, return_inverse=True)
+    assert codes.dtype in (np.int32, np.int64)
+    np.testing.assert_array_equal(codes, expected_codes.reshape(-1))
+    assert uniques.tolist() == expected_uniques.tolist()
+
+
+@pytest.mark.parametrize("as_list", [False, True])
+def test_ids_overflowing_their_dtype_work_in_the_metrics(as_list):
+    """Ranges that overflow the ids' own dtype (int8, int16, uint64 above 2**63)."""
+    y_true, y_score = [1, 0, 0, 1], [0.2, 0.1, 0.3, 0.4]
+    for qid in (
+        np.array([-100, -100, 100, 100], dtype=np.int8),
+        np.array([-32000, -32000, 32000, 32000], dtype=np.int16),
+        np.array([2**63 + 1, 2**63 + 1, 2**64 - 1, 2**64 - 1], dtype=np.uint64),
+    ):
+        got = srm.mrr_score(y_true, y_score, qid=qid.tolist() if as_list else qid, average=None)
+        np.testing.assert_array_equal(got, [1.0, 1.0])
+
+
+def test_large_input_with_int16_ids_spanning_the_dtype():
+    rng = np.random.default_rng(0)
+    n = 300_000
+    qid = rng.choice(np.array([-32768, -1, 0, 32767], dtype=np.int16), n)
+    y_true, y_score = rng.integers(0, 3, n), rng.random(n)
+    expected = srm.ndcg_score(y_true, y_score, qid=qid.astype(np.int64), k=5, average=None)
+    np.testing.assert_array_equal(srm.ndcg_score(y_true, y_score, qid=qid, k=5, average=None), expected)
+
+
+def test_a_hash_collision_falls_back_to_an_exact_factorization(monkeypatch):
+    """Long or non-ASCII strings are hashed; equal hashes of different ids must not merge them."""
+    monkeypatch.setattr(_factorize, "_hash_rows", lambda characters: np.zeros(characters.shape[0], np.uint64))
+    ids = np.array(["ü-long-query-id-1", "ü-long-query-id-2", "ü-long-query-id-1"])
+    codes, uniques = factorize_query_ids(ids)
+    np.testing.assert_array_equal(codes, [0, 1, 0])
+    assert uniques.tolist() == ["ü-long-query-id-1", "ü-long-query-id-2"]
+
+
+def test_pandas_ids():
+    pd = pytest.importorskip("pandas")
+    values = ["b", "a", "b", "c", "a"]
+    expected = [1, 0, 1, 2, 0]
+    for ids in (
+        pd.Series(values, dtype=object),
+        pd.Series(values, dtype="string"),
+        pd.Series(values, dtype="category"),
+        pd.Series(pd.Categorical(values, categories=["z", "c", "b", "a"])),  # unused, unsorted
+        pd.Index(values),
+        pd.Categorical(values),
+    ):
+        codes, uniques = factorize_query_ids(ids)
+        np.testing.assert_array_equal(codes, expected)
+        assert uniques.tolist() == ["a", "b", "c"]
+    codes, uniques = factorize_query_ids(pd.Series([5, 3, 5], dtype="Int64"))
+    np.testing.assert_array_equal(codes, [1, 0, 1])
+    assert uniques.tolist() == [3, 5]
+
+
+@pytest.mark.parametrize(
+    "ids, error, match",
+    [
+        (np.array([1.0, np.nan]), ValueError, "NaN"),
+        (["a", None], ValueError, "None or NaN"),
+        ([1, "1"], TypeError, "mixes numbers and strings"),
+        (np.array([True, False]), TypeError, "ints or strings"),
+        (np.array(["2020-01-01"], dtype="datetime64[D]"), TypeError, "ints or strings"),
+        (np.array([b"a", b"b"]), TypeError, "decode"),
+        (np.array([b"a", "b"], dtype=object), TypeError, "decode"),
+    ],
+)
+def test_bad_ids(ids, error, match):
+    with pytest.raises(error, match=match):
+        factorize_query_ids(ids)
+
+
+def test_pandas_missing_ids():
+    pd = pytest.importorskip("pandas")
+    for ids in (
+        pd.Series(["a", None], dtype="string"),
+        pd.Series([1, None], dtype="Int64"),
+        pd.Series(["a", None], dtype="category"),
+    ):
+        with pytest.raises(ValueError, match="qid contains"):
+            factorize_query_ids(ids)
+
+
+# -------------------------------------------------------------------- labels
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array([0, 4, 4, 2, 0, 255], dtype=np.int64),
+        np.array([0, 4, 4, 2, 0, 1000], dtype=np.uint16),
+        np.array([True, False, True]).view(np.uint8),
+        np.array([0.0, 3.0, 1.0, 3.0]),
+        np.array([0.0, 0.5, 0.25, 3.75, 0.5]),
+        np.arange(400) / 100.0,
+        np.array([0, 7, 10**6]),
+        np.array([0.0, 1e300, 2.5]),
+    ],
+    ids=["int64", "uint16", "bool", "float whole", "fractional", "400 values", "large ints", "huge"],
+)
+def test_label_codes_index_the_sorted_distinct_labels(labels):
+    coded = code_labels(labels)
+    np.testing.assert_array_equal(coded.values, np.unique(labels).astype(float))
+    np.testing.assert_array_equal(coded.values[coded.codes], labels)
+    assert coded.codes.dtype.itemsize <= 2 and coded.top == labels.max()
+
+
+def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chunks():
+    labels = np.random.default_rng(0).random(_factorize.MAX_CODED_LABELS + 10)
+    coded = code_labels(labels)
+    assert coded.codes is None and coded.values is None and coded.top == labels.max()

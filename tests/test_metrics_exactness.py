@@ -1,0 +1,143 @@
+"""Exact values where floating point or the fast paths could silently go wrong.
+
+Overflowing exponential gains, integer scores beyond float precision, and
+the engine's alternative paths (pair counts by radix partition for many label
+values, ideal DCG and label codes computed chunk by chunk) checked against the
+brute-force reference.
+"""
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+
+import sklearn_rank_metrics as srm
+from _cases import VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
+from _reference import random_case, rc_pairs, reference
+from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels
+
+
+# ------------------------------------------------------ exponential overflow
+def exact_ndcg(labels_in_ranked_order, k=None):
+    """NDCG with exponential gains in exact rational arithmetic (any label size)."""
+    def dcg(labels):
+        top = labels[: len(labels) if k is None else k]
+        return sum(
+            Fraction(2**label - 1) * Fraction(1.0 / math.log2(i + 2)) for i, label in enumerate(top)
+        )
+
+    ideal = dcg(sorted(labels_in_ranked_order, reverse=True))
+    return float(dcg(labels_in_ranked_order) / ideal) if ideal else 0.0
+
+
+@pytest.mark.parametrize("k", [None, 2])
+def test_ndcg_with_overflowing_exponential_gains_is_exact_beside_a_normal_query(k):
+    # Query "big": one label of 1100 (2**1100 overflows float64). Query "many":
+    # a hundred labels of 1020 and 1019, each gain finite, their sum not.
+    # Query "normal": ordinary grades, which must keep their ordinary value.
+    big = ([1100, 1000, 0, 3], [1.0, 2.0, 3.0, 0.5])
+    many = ([1020, 1019] * 50, list(range(100)))
+    normal = ([2, 1, 0, 1], [3.0, 1.0, 2.0, 0.0])
+    y_true, y_score, qid = [], [], []
+    for name, (labels, scores) in (("big", big), ("many", many), ("normal", normal)):
+        y_true += labels
+        y_score += scores
+        qid += [name] * len(labels)
+    got = srm.ndcg_score(y_true, y_score, qid=qid, k=k, gain="exponential", average=None)
+    expected = [
+        exact_ndcg([labels[i] for i in np.argsort(scores)[::-1]], k)
+        for labels, scores in (big, many, normal)
+    ]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)  # sorted ids: big, many, normal
+    assert 0.0 < got[0] < 1.0 and 0.0 < got[1] < 1.0
+    assert got[2] == pytest.approx(reference("ndcg", *normal, k=k, gain="exponential"), rel=1e-12)
+
+
+@pytest.mark.parametrize("function", [srm.dcg_score, srm.cg_score])
+def test_unbounded_gains_that_overflow_raise_naming_the_fix(function):
+    with pytest.raises(ValueError, match="overflows float64.*ndcg_score.*gain='linear'"):
+        function([1100, 0, 2], [0.1, 0.2, 0.3], qid=[1, 1, 2], gain="exponential")
+    # a finite total is fine, however large
+    assert function([1000, 0], [0.2, 0.1], gain="exponential") == pytest.approx(2.0**1000)
+
+
+def test_scorers_and_evaluate_see_the_same_overflow_error():
+    with pytest.raises(ValueError, match="overflows float64"):
+        srm.evaluate([1100, 0], [0.2, 0.1], metrics=["ndcg", "dcg"], gain="exponential")
+    ndcg = srm.evaluate([1100, 0], [0.2, 0.1], metrics=["ndcg"], gain="exponential")["ndcg"]
+    assert ndcg == 1.0
+
+
+# ----------------------------------------------------------- integer scores
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_integer_scores_are_ranked_by_their_exact_value(dtype):
+    # 1700000000000000001 and ...002 are one float64: as floats they would tie.
+    assert srm.mrr_score([0, 1], np.array([1700000000000000001, 1700000000000000002], dtype)) == 1.0
+    assert srm.mrr_score([0, 1], [1700000000000000001, 1700000000000000002]) == 1.0
+    rng = np.random.default_rng(0)
+    base = 2**62 if dtype == np.int64 else 2**63 + 2**62
+    offsets = rng.integers(0, 6, 60)
+    scores = np.array([base + int(o) for o in offsets], dtype=dtype)
+    y_true, qid = rng.integers(0, 3, 60), rng.integers(0, 4, 60)
+    for name in ("ndcg", "map", "mrr", "rc"):
+        expected = function_of(name)(y_true, offsets.astype(float), qid=qid, average=None)
+        got = function_of(name)(y_true, scores, qid=qid, average=None)
+        np.testing.assert_array_equal(got, expected)
+
+
+# --------------------------------------------- the engine's alternative paths
+def _quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        return function(*args, **kwargs)
+
+
+PATHS = {
+    "histogram": {},
+    # The order-free totals (relevant counts, ideal DCG) from each chunk.
+    "chunk totals": {(_evaluation, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
+                     (_evaluation, "_SMALL_HISTOGRAM"): 0},
+    # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
+    "chunk label codes": {(_factorize, "MAX_CODED_LABELS"): 1},
+    # Discordant pairs by radix partition instead of one count per label value.
+    "radix pairs": {(_kernels, "_MAX_VALUES_FOR_COUNTS"): 1},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("name, metric, extra", VARIANTS, ids=VARIANT_IDS)
+def test_every_path_matches_the_bruteforce_reference(monkeypatch, name, metric, extra, seed, path):
+    for (module, attribute), value in PATHS[path].items():
+        monkeypatch.setattr(module, attribute, value)
+    y_true, y_score, qid = random_case(
+        seed, max_queries=6, label_values=(0, 0.5, 1, 2, 2.5, 3, 4), score_values=(0, 1, 2, 2.5)
+    )
+    for ties in ("average", "optimistic", "pessimistic"):
+        for k in [None] if metric in WHOLE_LIST else [None, 1, 3]:
+            kwargs = dict(extra, ties=ties) if metric in WHOLE_LIST else dict(extra, ties=ties, k=k)
+            got = _quiet(function_of(metric), y_true, y_score, qid=qid, average=None, **kwargs)
+            expected = reference(metric, y_true, y_score, qid=qid, average=None, **kwargs)
+            np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("method", ["rc", "kendall"])
+def test_many_label_values_take_the_radix_path_and_match_scipy(method):
+    """More than 16 label values: pairs are counted by radix partition."""
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(3)
+    n = 400
+    y_true = rng.integers(0, 40, n)  # 40 label values
+    y_score = rng.integers(0, 30, n)  # ties
+    qid = rng.integers(0, 5, n)
+    assert len(np.unique(y_true)) > _kernels._MAX_VALUES_FOR_COUNTS
+    got = srm.rank_correlation_score(y_true, y_score, qid=qid, method=method, average=None)
+    if method == "kendall":
+        expected = [kendalltau(y_true[qid == q], y_score[qid == q]).statistic for q in range(5)]
+    else:
+        expected = [rc_pairs(y_true[qid == q].tolist(), y_score[qid == q].tolist()) for q in range(5)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12)

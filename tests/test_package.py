@@ -1,0 +1,127 @@
+"""The package as a whole: its public API, its documentation, and how it talks to users."""
+
+import inspect
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.exceptions import UndefinedMetricWarning
+
+import sklearn_rank_metrics as srm
+from _cases import FUNCTIONS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The one order of the shared keyword parameters; a function's own options
+# (gain, level, method; metrics for evaluate) come right after qid.
+CANONICAL_ORDER = [
+    "k", "metrics", "qid", "gain", "level", "method", "relevance_level", "n_relevant", "ties",
+    "no_relevant", "sample_weight", "average",
+]  # fmt: skip
+METRIC_API = [*FUNCTIONS, srm.evaluate]
+
+
+def test_import_and_use_under_python_OO():
+    """Docstrings are stripped under -OO: nothing may depend on them."""
+    code = (
+        "import sklearn_rank_metrics as s; "
+        "print(s.ndcg_score([[1, 0, 2]], [[0.3, 0.2, 0.1]]), s.make_rank_scorer('map@5'))"
+    )
+    done = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("0.7")
+
+
+@pytest.mark.parametrize("function", METRIC_API, ids=lambda f: f.__name__)
+def test_keyword_parameters_in_the_canonical_order(function):
+    parameters = list(inspect.signature(function).parameters)
+    assert parameters[:2] == ["y_true", "y_score"]
+    assert parameters[2:] == [name for name in CANONICAL_ORDER if name in parameters[2:]]
+    for name in parameters[2:]:
+        assert inspect.signature(function).parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+@pytest.mark.parametrize("function", METRIC_API, ids=lambda f: f.__name__)
+def test_docstrings_document_every_parameter_with_references_and_examples(function):
+    doc = inspect.getdoc(function)
+    for section in ("Parameters", "Returns", "See Also", "References", "Examples"):
+        assert f"\n{section}\n" in doc, section
+    for name in inspect.signature(function).parameters:
+        assert re.search(rf"^{name} : ", doc, re.MULTILINE), name
+    if function is not srm.evaluate:
+        assert ".. math::" in doc
+
+
+def _warnings_from(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    found = [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+    assert found
+    return found
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: srm.map_score([[0, 0], [1, 0]], [[1, 2], [1, 2]], no_relevant="skip"),
+        lambda: srm.evaluate([[0, 0], [1, 0]], [[1, 2], [1, 2]], metrics=["mrr"], no_relevant="skip"),
+        lambda: srm.rank_correlation_score([1, 0, 1], [1, 2, 3], qid=[1, 2, 2], average=None),
+        lambda: srm.evaluate([[0, 0]], [[1, 2]], metrics=["ndcg"], no_relevant="skip", average=None).mean(),
+    ],
+    ids=["function", "evaluate", "undefined", "results.mean"],
+)
+def test_warnings_point_at_the_callers_line(call):
+    for warning in _warnings_from(call):
+        assert warning.filename == __file__, str(warning.message)
+
+
+def test_docs_metric_tables_are_generated_from_the_definitions():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "metric_table.py"), "--check"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# Words that belong to the project's tracker or to one machine, never to users.
+_PRIVATE = re.compile(r"\bissue\s*#?\d|\bseeds?\b(?! \d)|/work/|\.\./shared|shared/(seeds|data)", re.I)
+_SKIP_REASON = re.compile(r"""(?:skip\(|reason=)\s*f?["']([^"']*)""")
+
+
+def _user_facing_files():
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    files += sorted((ROOT / "examples").glob("*.py"))
+    files += sorted((ROOT / "sklearn_rank_metrics").rglob("*.py"))
+    return [path for path in files if path.exists()]
+
+
+@pytest.mark.parametrize("path", _user_facing_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_user_facing_text_speaks_of_the_project_only(path):
+    text = path.read_text(encoding="utf-8")
+    found = [m.group(0) for m in _PRIVATE.finditer(text) if "random" not in text[m.start() - 30 : m.end() + 30]]
+    assert not found, found
+
+
+def test_test_skip_reasons_speak_of_the_project_only():
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for reason in _SKIP_REASON.findall(path.read_text(encoding="utf-8")):
+            assert not _PRIVATE.search(reason), (path.name, reason)
+
+
+def test_public_names():
+    assert set(srm.__all__) == {
+        "QueryKFold", "QueryRanker", "QueryResults", "QueryShuffleSplit", "cg_score",
+        "config_context", "dcg_score", "evaluate", "f1_at_k_score", "get_config",
+        "hit_rate_score", "make_rank_scorer", "make_rank_scorers", "map_score", "mrr_score",
+        "ndcg_score", "precision_at_k_score", "r_precision_score", "rank_correlation_score",
+        "recall_at_k_score", "recall_cap_score", "set_config",
+    }  # fmt: skip
+    for name in srm.__all__:
+        assert getattr(srm, name).__doc__, name
+    assert isinstance(srm.evaluate([1, 0], [2, 1], average=None), srm.QueryResults)
+    np.testing.assert_array_equal(srm.evaluate([1, 0], [2, 1], average=None).query_ids, [0])
