@@ -23,7 +23,7 @@ import numpy as np
 import sklearn
 from sklearn.utils import _safe_indexing
 
-from .._engine._validation import _factorize_qid
+from .._engine import factorize_query_ids
 
 
 def missing_qid_message(caller):
@@ -137,5 +137,5 @@ def query_codes(qid):
 
     Validated as the metrics validate qid (no NaN, no mix of text and numbers).
     """
-    codes, query_ids = _factorize_qid(qid)
+    codes, query_ids = factorize_query_ids(qid)
     return codes, len(query_ids)
