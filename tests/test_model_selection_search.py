@@ -259,20 +259,21 @@ def test_qid_column_path_without_routing_gives_the_routed_scores(estimator_name,
                 assert search.cv_results_[f"split{fold}_test_{name}"][candidate] == scores[fold]
 
 
-def test_group_kfold_with_groups_qid_also_keeps_queries_whole(data, routing):
+def test_group_kfold_with_groups_qid_scores_as_query_kfold(data, routing):
+    # GroupKFold gets the query ids as groups, the scorer as qid: the same
+    # folds, so the same scores, as QueryKFold reading qid itself.
     X, y, qid = data
-    results = cross_validate(
-        Ridge(),
-        X,
-        y,
-        cv=GroupKFold(N_SPLITS),
-        scoring=make_rank_scorer("ndcg@5"),
-        params={"qid": qid, "groups": qid},
-        return_indices=True,
-    )
-    for train, test in zip(results["indices"]["train"], results["indices"]["test"]):
-        assert not set(qid[train]) & set(qid[test])
-    assert np.isfinite(results["test_score"]).all()
+    scores = {
+        type(cv).__name__: cross_validate(
+            Ridge(), X, y, cv=cv, scoring=make_rank_scorer("ndcg@5"), params=params
+        )["test_score"]
+        for cv, params in [
+            (GroupKFold(N_SPLITS), {"qid": qid, "groups": qid}),
+            (QueryKFold(N_SPLITS), {"qid": qid}),
+        ]
+    }
+    np.testing.assert_array_equal(scores["GroupKFold"], scores["QueryKFold"])
+    assert len(set(scores["QueryKFold"])) == N_SPLITS  # three different folds
 
 
 # --------------------------------------------------------------------------
