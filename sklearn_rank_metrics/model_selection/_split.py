@@ -102,7 +102,9 @@ class QueryKFold(_QuerySplitter):
     scikit-learn's ``GroupKFold(n_splits).split(X, groups=qid)``: the
     installed ``GroupKFold`` makes them, so they are identical to it on every
     scikit-learn release. It puts the queries, largest first, each into the
-    fold with the fewest documents so far.
+    fold with the fewest documents so far; how it orders queries of equal
+    size differs between releases (1.4 sorts them unstably), so with ties in
+    query sizes two releases can give different folds.
 
     With ``shuffle=True`` the folds are random but still balanced in
     documents, by an algorithm of this package (``GroupKFold`` takes
