@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from sklearn.model_selection import KFold
+from sklearn.model_selection import GroupKFold
 
 from sklearn_rank_metrics import QueryKFold, QueryShuffleSplit
 from sklearn_rank_metrics.datasets import make_ranking
@@ -66,11 +66,21 @@ def test_query_kfold_tests_every_query_once_with_balanced_folds():
     assert max(test_sizes) - min(test_sizes) <= np.bincount(qid).max()
 
 
-def test_query_kfold_shuffle():
+def test_query_kfold_shuffle_follows_the_documented_algorithm():
     qid = interleaved_qid()
-    first = queries_of_folds(QueryKFold(3, shuffle=True, random_state=0), qid)
-    assert first == queries_of_folds(QueryKFold(3, shuffle=True, random_state=0), qid)
-    assert first != queries_of_folds(QueryKFold(3, shuffle=True, random_state=1), qid)
+    query_ids, sizes = np.unique(qid, return_counts=True)
+    # The docstring's rule: queries in sorted-id numbering, taken in the order
+    # of the seeded permutation, each into the lightest fold (lowest on ties).
+    expected = [set() for _ in range(3)]
+    fold_sizes = [0, 0, 0]
+    for query in np.random.RandomState(0).permutation(len(query_ids)):
+        lightest = fold_sizes.index(min(fold_sizes))
+        expected[lightest].add(query_ids[query].item())
+        fold_sizes[lightest] += sizes[query]
+    folds = queries_of_folds(QueryKFold(3, shuffle=True, random_state=0), qid)
+    assert [set(test) for _, test in folds] == expected
+    assert folds != queries_of_folds(QueryKFold(3, shuffle=True, random_state=1), qid)
+    assert folds != queries_of_folds(QueryKFold(3), qid)
 
 
 def test_query_shuffle_split_sizes_count_queries():
@@ -83,14 +93,27 @@ def test_query_shuffle_split_sizes_count_queries():
         assert len(test) == 5 and len(train) == 10
 
 
-def test_default_kfold_splits_queries():
-    """Why the splitters exist: KFold (GridSearchCV's cv=5) cuts queries in two."""
-    qid = np.repeat(np.arange(12), 7)  # contiguous queries of 7 rows
-    split_queries = {
-        q for train, test in KFold(5).split(qid) for q in set(qid[train]) & set(qid[test])
-    }
-    assert split_queries
-    assert not any(train & test for train, test in queries_of_folds(QueryKFold(5), qid))
+QID_CASES = {
+    # Six queries of three rows each, interleaved: every size ties.
+    "interleaved_equal_sizes": np.tile(np.arange(6), 3),
+    # Sizes 1 to 12 over 25 queries, many ties, interleaved.
+    "interleaved_random_sizes": interleaved_qid(),
+    "text_ids": interleaved_qid(seed=1, as_text=True),
+    # Contiguous queries of 7 rows, which KFold(5) would cut in two.
+    "contiguous": np.repeat(np.arange(12), 7),
+}
+
+
+@pytest.mark.parametrize("qid", QID_CASES.values(), ids=QID_CASES.keys())
+@pytest.mark.parametrize("n_splits", [2, 3, 5])
+def test_query_kfold_folds_are_group_kfolds(qid, n_splits):
+    X = np.zeros((len(qid), 1))
+    folds = list(QueryKFold(n_splits).split(X, qid=qid))
+    expected = list(GroupKFold(n_splits).split(X, groups=qid))
+    assert len(folds) == len(expected) == n_splits
+    for (train, test), (expected_train, expected_test) in zip(folds, expected):
+        np.testing.assert_array_equal(test, expected_test)
+        np.testing.assert_array_equal(train, expected_train)
 
 
 def test_qid_column_and_groups_are_other_ways_to_give_queries():

@@ -63,7 +63,10 @@ def data():
 
 
 def ranking_scores(model, X):
-    """What the scorers rank by, computed independently of the library."""
+    """What the scorers rank by, computed independently of the library.
+
+    The classifier here is fitted on graded labels: its expected grade.
+    """
     if is_classifier(model):
         return model.predict_proba(X) @ model.classes_
     return model.predict(X)
@@ -214,10 +217,12 @@ def test_multi_metric_search_refits_on_ndcg(data, routing):
         scoring=make_rank_scorers(["ndcg@10", "map@10", "mrr@10"]),
         refit="ndcg@10",
     ).fit(X, y, qid=qid)
-    means = search.cv_results_["mean_test_ndcg@10"]
-    assert search.best_index_ == np.argmax(means)
-    assert search.best_score_ == means.max()
-    expected = ndcg_score(y_test, search.best_estimator_.predict(X_test), qid=qid_test, k=10)
+    # The refit got the query ids too: it is the best candidate fitted on all rows.
+    refit = clone(lightgbm_ranker()).set_params(**search.best_params_).fit(X, y, qid=qid)
+    y_score = search.best_estimator_.predict(X_test)
+    np.testing.assert_array_equal(y_score, refit.predict(X_test))
+    # search.score is the refit metric, with the test query ids routed to it.
+    expected = ndcg_score(y_test, y_score, qid=qid_test, k=10)
     assert search.score(X_test, y_test, qid=qid_test) == expected
 
 
@@ -259,20 +264,21 @@ def test_qid_column_path_without_routing_gives_the_routed_scores(estimator_name,
                 assert search.cv_results_[f"split{fold}_test_{name}"][candidate] == scores[fold]
 
 
-def test_group_kfold_with_groups_qid_also_keeps_queries_whole(data, routing):
+def test_group_kfold_with_groups_qid_scores_as_query_kfold(data, routing):
+    # GroupKFold gets the query ids as groups, the scorer as qid: the same
+    # folds, so the same scores, as QueryKFold reading qid itself.
     X, y, qid = data
-    results = cross_validate(
-        Ridge(),
-        X,
-        y,
-        cv=GroupKFold(N_SPLITS),
-        scoring=make_rank_scorer("ndcg@5"),
-        params={"qid": qid, "groups": qid},
-        return_indices=True,
-    )
-    for train, test in zip(results["indices"]["train"], results["indices"]["test"]):
-        assert not set(qid[train]) & set(qid[test])
-    assert np.isfinite(results["test_score"]).all()
+    scores = {
+        type(cv).__name__: cross_validate(
+            Ridge(), X, y, cv=cv, scoring=make_rank_scorer("ndcg@5"), params=params
+        )["test_score"]
+        for cv, params in [
+            (GroupKFold(N_SPLITS), {"qid": qid, "groups": qid}),
+            (QueryKFold(N_SPLITS), {"qid": qid}),
+        ]
+    }
+    np.testing.assert_array_equal(scores["GroupKFold"], scores["QueryKFold"])
+    assert len(set(scores["QueryKFold"])) == N_SPLITS  # three different folds
 
 
 # --------------------------------------------------------------------------

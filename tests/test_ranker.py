@@ -161,7 +161,7 @@ def test_ranker_as_last_step_of_a_pipeline_with_routing(data, routing, scoring):
     if scoring is None and (1, 5) <= SKLEARN_VERSION < (1, 8):
         pytest.skip(
             "scikit-learn 1.5-1.7 route no metadata to a Pipeline's score when scoring=None "
-            "(scikit-learn issue 30937, fixed in 1.8)"
+            "(fixed in 1.8)"
         )
     X, y, qid = data
     pipeline = make_pipeline(StandardScaler(), QueryRanker(lgbm_ranker()))
@@ -214,15 +214,6 @@ def test_score_without_qid_is_an_error(data):
     ranker = QueryRanker(Ridge()).fit(X, y, qid=qid)
     with pytest.raises(ValueError, match="needs the query id of every row"):
         ranker.score(X, y)
-
-
-def test_binary_classifier_ranks_by_positive_class_probability(data):
-    X, y, qid = data
-    relevant = (y >= 3).astype(int)
-    ranker = QueryRanker(LogisticRegression()).fit(X, relevant, qid=qid)
-    np.testing.assert_allclose(
-        ranker.predict(X), LogisticRegression().fit(X, relevant).predict_proba(X)[:, 1]
-    )
 
 
 # --------------------------------------------------------------------------

@@ -5,12 +5,13 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.linear_model import LinearRegression, LogisticRegression, Ridge
+from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.model_selection import cross_validate
 
 from sklearn_rank_metrics import (
     QueryKFold,
     QueryRanker,
+    evaluate,
     hit_rate_score,
     make_rank_scorer,
     make_rank_scorers,
@@ -54,8 +55,9 @@ def ridge(data):
 )
 def test_named_scorer_equals_metric_on_predictions(data, ridge, name, metric, options):
     X, y, qid = data
-    expected = metric(y, ridge.predict(X), qid=qid, **options)
-    assert make_rank_scorer(name)(ridge, X, y, qid=qid) == expected
+    scored = make_rank_scorer(name)(ridge, X, y, qid=qid)
+    assert scored == metric(y, ridge.predict(X), qid=qid, **options)
+    assert scored == evaluate(y, ridge.predict(X), qid=qid, metrics=[name])[name]
 
 
 def test_metric_options_reach_the_metric(data, ridge):
@@ -184,38 +186,6 @@ def test_bad_qid_column(data, ridge, qid_column, match):
 
 
 # --------------------------------------------------------------------------
-# Classifiers used pointwise
-# --------------------------------------------------------------------------
-
-
-def test_binary_classifier_is_scored_by_positive_class_probability(data):
-    X, y, qid = data
-    relevant = (y >= 3).astype(int)
-    classifier = LogisticRegression().fit(X, relevant)
-    expected = mrr_score(relevant, classifier.predict_proba(X)[:, 1], qid=qid, k=5)
-    assert make_rank_scorer("mrr@5")(classifier, X, relevant, qid=qid) == expected
-
-
-def test_graded_classifier_is_scored_by_expected_grade(data):
-    X, y, qid = data
-    classifier = LogisticRegression(max_iter=1000).fit(X, y)
-    expected_grade = classifier.predict_proba(X) @ classifier.classes_
-    expected = ndcg_score(y, expected_grade, qid=qid, k=5)
-    assert make_rank_scorer("ndcg@5")(classifier, X, y, qid=qid) == pytest.approx(expected)
-    # The wrapper ranks by the same expected grade.
-    ranker = QueryRanker(LogisticRegression(max_iter=1000)).fit(X, y)
-    np.testing.assert_allclose(ranker.predict(X), expected_grade)
-
-
-def test_graded_classifier_with_text_labels_is_a_type_error(data):
-    X, y, qid = data
-    labels = np.array(["bad", "fair", "good", "great", "perfect"])[y]
-    classifier = LogisticRegression(max_iter=1000).fit(X, labels)
-    with pytest.raises(TypeError, match="needs numeric class labels"):
-        make_rank_scorer("ndcg@5")(classifier, X, y, qid=qid)
-
-
-# --------------------------------------------------------------------------
 # Metadata routing
 # --------------------------------------------------------------------------
 
@@ -232,6 +202,10 @@ def test_set_score_request_changes_the_request(routing):
     assert scorer.get_metadata_routing().score.requests["qid"] == "query_ids"
     with pytest.raises(ValueError, match="alias"):
         scorer.set_score_request(qid="not an identifier")
+    assert scorer.get_metadata_routing().score.requests == {
+        "qid": "query_ids",
+        "sample_weight": True,
+    }
 
 
 def test_set_score_request_needs_routing():

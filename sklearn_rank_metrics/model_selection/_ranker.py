@@ -4,13 +4,14 @@ import inspect
 
 import numpy as np
 from sklearn import config_context
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.pipeline import Pipeline
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
+from ._response import ranking_scores, response_method_for
 from ._routing import drop_query_column, query_codes, resolve_qid
-from ._scorer import make_rank_scorer, scores_from_probabilities
+from ._scorer import make_rank_scorer
 
 QUERY_ARGS = ("auto", "group", "qid", None)
 
@@ -51,11 +52,14 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
     row order. ``score`` is a ranking metric (NDCG@10 by default) computed
     per query, not R^2.
 
-    Regressors and classifiers are fitted pointwise (no query argument):
-    regressors rank by ``predict``; classifiers by the positive-class
-    probability (two labels) or the expected grade ``sum_c c * p(c)``. Any
-    scikit-learn regressor or classifier also works without the wrapper, with
-    the scorers of :func:`make_rank_scorer`.
+    Regressors and classifiers are fitted pointwise (no query argument).
+    ``predict`` returns ranking scores by the rule of the scorers (see
+    :func:`make_rank_scorer`): the model's ``predict`` for rankers and
+    regressors; for classifiers with two classes ``decision_function``, else
+    the positive-class probability; for graded labels the expected grade
+    ``sum_c c * p(c)``; never a classifier's hard labels. Any scikit-learn
+    regressor or classifier also works without the wrapper, with the scorers
+    of :func:`make_rank_scorer`, which rank it the same way.
 
     The query ids come through metadata routing (``fit`` and ``score``
     request ``qid`` by default) or from a column of X (``qid_column``),
@@ -80,6 +84,12 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
     metric : str or callable, default="ndcg@10"
         What ``score`` computes: a metric name or function, as for
         :func:`make_rank_scorer`.
+    response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
+default="auto"
+        What ``predict`` returns: ``"auto"`` for the rule above, or the
+        model's method of that name (``"predict"`` on a classifier is an
+        error, as is ``"decision_function"`` with more than two classes).
+        Checked against the fitted model in ``fit``.
 
     Attributes
     ----------
@@ -122,14 +132,14 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
     ranker and its ``score`` from one ``fit`` call:
 
     >>> import sklearn
+    >>> from sklearn.dummy import DummyRegressor
     >>> from sklearn.model_selection import GridSearchCV
     >>> from sklearn_rank_metrics import QueryKFold
+    >>> grid = {"estimator": [Ridge(), DummyRegressor()]}
     >>> with sklearn.config_context(enable_metadata_routing=True):
-    ...     search = GridSearchCV(
-    ...         QueryRanker(Ridge()), {"estimator__alpha": [0.1, 1000.0]}, cv=QueryKFold(4)
-    ...     ).fit(X, y, qid=qid)
+    ...     search = GridSearchCV(QueryRanker(Ridge()), grid, cv=QueryKFold(4)).fit(X, y, qid=qid)
     >>> search.best_params_
-    {'estimator__alpha': 0.1}
+    {'estimator': Ridge()}
 
     With LightGBM (``pip install lightgbm``) the query sizes are passed as
     ``group``::
@@ -143,11 +153,20 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
     __metadata_request__fit = {"qid": True}
     __metadata_request__score = {"qid": True}
 
-    def __init__(self, estimator, *, qid_column=None, query_arg="auto", metric="ndcg@10"):
+    def __init__(
+        self,
+        estimator,
+        *,
+        qid_column=None,
+        query_arg="auto",
+        metric="ndcg@10",
+        response_method="auto",
+    ):
         self.estimator = estimator
         self.qid_column = qid_column
         self.query_arg = query_arg
         self.metric = metric
+        self.response_method = response_method
 
     def _resolve_query_arg(self, model):
         if not any(
@@ -222,6 +241,9 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
         # Pipeline would refuse "step__group" and ask for set_fit_request.
         with config_context(enable_metadata_routing=False):
             self.estimator_.fit(X, y, **fit_params)
+        # A model that cannot rank (a classifier with hard labels only, a
+        # method it lacks) fails here, not in every later predict.
+        response_method_for(self.estimator_, self.response_method)
         return self
 
     def _remember_features(self, X):
@@ -243,16 +265,13 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
-            The model's ``predict``; for a classifier, its positive-class
-            probability or expected grade.
+            The model's ``predict`` for rankers and regressors; for a
+            classifier, its ``decision_function``, positive-class probability
+            or expected grade (see ``response_method``).
         """
         X = self._check_fitted_input(X)
         X = drop_query_column(X, self.qid_column)
-        if is_classifier(self.estimator_) and hasattr(self.estimator_, "predict_proba"):
-            return scores_from_probabilities(
-                self.estimator_.predict_proba(X), self.estimator_.classes_
-            )
-        return self.estimator_.predict(X)
+        return ranking_scores(self.estimator_, X, self.response_method)
 
     def score(self, X, y, qid=None, sample_weight=None):
         """The ranking metric ``metric`` (NDCG@10 by default) of the predictions.

@@ -9,10 +9,12 @@ Two paths, shared by all three so that they behave alike:
 - **a column of X** (``qid_column=``), which works with routing switched off:
   the query id travels with the rows through every split.
 
-How the default request is declared: the scorer is not an estimator and
-states it in its own ``get_metadata_routing``. ``QueryRanker`` and the
-splitters declare it as ``GroupKFold`` declares ``groups``, with a
-class-level ``__metadata_request__<method>`` attribute. Overriding
+How the default request is declared: the scorer, a scikit-learn scorer
+object, keeps it in ``_metadata_request``, the attribute from which every
+release from 1.4 on reads a scorer's request (and where scikit-learn's own
+``set_score_request`` stores one). ``QueryRanker`` and the splitters
+declare it as ``GroupKFold`` declares ``groups``, with a class-level
+``__metadata_request__<method>`` attribute. Overriding
 ``get_metadata_routing`` is not enough for them: scikit-learn 1.5 to 1.7
 build the scorer of ``scoring=None`` from the estimator's request state
 without calling it, while the class attribute is read by every release

@@ -5,74 +5,51 @@ scikit-learn hands a scorer nothing but ``(estimator, X, y)`` unless the
 scorer requests more through metadata routing, so these scorers request
 ``qid`` by default and refuse to score without it: treating a fold as one
 big query is the silent error this module exists to prevent.
+
+The scorers are scikit-learn scorer objects (subclasses of its
+``_BaseScorer``), so that its multi-metric scoring treats them as its own:
+it predicts once per fold and hands every scorer the cached output, and it
+turns a scorer's failure into ``error_score`` for that metric alone.
 """
 
 import inspect
 
-import numpy as np
 import sklearn
-from sklearn.metrics import make_scorer
+from sklearn.metrics._scorer import _BaseScorer
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
 from .._engine._definitions import resolve_metric
+from ._response import call_method, check_response_method, ranking_scores
 from ._routing import resolve_qid
-
-# scikit-learn calls the first of these methods the estimator has: classifiers
-# are scored by their class probabilities, rankers and regressors by predict.
-RESPONSE_METHODS = ("predict_proba", "predict")
 
 # Supplied for every fold (qid, sample_weight) or by the scorer itself (y_true,
 # y_score), so they cannot be fixed options of a scorer.
 _PER_FOLD_ARGUMENTS = ("y_true", "y_score", "qid", "sample_weight")
 
-
-def scores_from_probabilities(proba, classes):
-    """One ranking score per row from a classifier's ``predict_proba`` output.
-
-    With two classes, the probability of the higher one (the positive
-    class); with graded labels, the expected grade ``sum_c c * p(c)``, which
-    ranks a likely 4 above a likely 1 where the most probable class would tie
-    them.
-
-    Parameters
-    ----------
-    proba : ndarray of shape (n_samples, n_classes)
-        Class probabilities, columns in the order of ``classes``.
-    classes : array-like of shape (n_classes,)
-        The classifier's ``classes_``: the relevance grades, numbers.
-
-    Returns
-    -------
-    scores : ndarray of shape (n_samples,)
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_rank_metrics.model_selection._scorer import scores_from_probabilities
-    >>> scores_from_probabilities(np.array([[0.2, 0.8], [0.9, 0.1]]), [0, 1])
-    array([0.8, 0.1])
-    >>> scores_from_probabilities(np.array([[0.5, 0.0, 0.5], [0.0, 1.0, 0.0]]), [0, 1, 4])
-    array([2., 1.])
-    """
-    proba = np.asarray(proba)
-    if proba.shape[1] == 2:
-        return proba[:, 1]
-    try:
-        grades = np.asarray(classes, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(
-            "a classifier scored as a ranker needs numeric class labels (relevance "
-            f"grades) to compute the expected grade, got classes {list(classes)!r}."
-        ) from None
-    return proba @ grades
+# scikit-learn's multi-metric scoring caches the estimator's output, per
+# method name, only when two of its scorers resolve their ``_response_method``
+# to the same method of the estimator. Which method a rank scorer calls is
+# decided per estimator (see _response.py); these resolve to that method for
+# rankers, regressors and binary classifiers, so rank scorers share one
+# prediction with each other and with scikit-learn's scorers of the same
+# method ("r2": predict; "roc_auc": decision_function, else predict_proba).
+# For a classifier on graded labels "auto" resolves to decision_function where
+# the rule calls predict_proba: rank scorers still share their prediction,
+# but a single one beside a scikit-learn predict_proba scorer does not.
+# "predict" comes last so that the check, which runs before any scorer, never
+# fails where the scorer would raise its own, clearer error.
+_CACHE_METHODS = {
+    "auto": ("decision_function", "predict_proba", "predict"),
+    "predict": ("predict",),
+    "decision_function": ("decision_function", "predict"),
+    "predict_proba": ("predict_proba", "predict"),
+}
 
 
-def _metric_of_response(y_true, y_pred, *, metric, classes, **metric_kwargs):
-    """The score function handed to make_scorer: reduce probabilities, then score."""
-    if np.ndim(y_pred) == 2:  # predict_proba of a classifier with graded labels
-        y_pred = scores_from_probabilities(y_pred, classes)
-    return metric(y_true, y_pred, **metric_kwargs)
+def _evaluate_metric(y_true, y_score, *, metric, **options):
+    """One named metric through :func:`~sklearn_rank_metrics.evaluate`."""
+    return _metrics.evaluate(y_true, y_score, metrics=[metric], **options)[metric]
 
 
 def _accepted_options(function):
@@ -105,48 +82,67 @@ def _check_options(function_name, accepted, options):
         )
 
 
+def _named_options(name):
+    """``(definition, fixed, accepted)`` for a metric name.
+
+    ``fixed`` holds the options the name sets (``k`` from ``@k``, ``level`` of
+    ``hit_rate_item``); ``accepted`` the options a scorer of it may still
+    take: the metric's shared options, ``k`` where a cutoff applies, and
+    ``average`` (which must stay "mean").
+    """
+    definition, k = resolve_metric(name)
+    fixed = dict(definition.fixed_options)
+    if k is not None:
+        fixed["k"] = k
+    accepted = {*definition.options, "average"}
+    if definition.takes_cutoff:
+        accepted.add("k")
+    return definition, fixed, accepted - set(fixed)
+
+
 def _resolve_metric(metric, metric_kwargs, greater_is_better):
-    """``(function, options)`` for a metric name or function and its options."""
+    """``(score_func, options, accepts_sample_weight)`` for a metric name or function.
+
+    A name is computed by :func:`_evaluate_metric`, with its options and the
+    name to hand :func:`evaluate`; a function is called with its options.
+    """
     if callable(metric):
         name = getattr(metric, "__name__", repr(metric))
         accepted = _accepted_options(metric)
-        if accepted is not None and "qid" not in inspect.signature(metric).parameters:
+        parameters = inspect.signature(metric).parameters
+        if accepted is not None and "qid" not in parameters:
             raise TypeError(
                 f"the metric function {name} must accept qid=, the query id of every "
                 "row, as sklearn_rank_metrics' metrics do."
             )
         _check_options(name, accepted, metric_kwargs)
-        return metric, dict(metric_kwargs)
+        return metric, dict(metric_kwargs), accepted is None or "sample_weight" in parameters
     if not isinstance(metric, str):
         raise TypeError(
             "metric must be a metric name such as 'ndcg@10' or a metric function "
             f"f(y_true, y_score, *, qid, ...), got {metric!r}."
         )
-    registered, k = resolve_metric(metric)
+    definition, fixed, accepted = _named_options(metric)
     if not greater_is_better:
         raise ValueError(
             f"greater_is_better=False for {metric!r}: every named ranking metric is "
             "better when higher, and a search would pick the worst model. Leave "
             "greater_is_better at True."
         )
-    options = dict(registered.fixed_options)
-    if k is not None:
-        options["k"] = k
-    repeated = sorted(set(options) & set(metric_kwargs))
+    repeated = sorted(set(fixed) & set(metric_kwargs))
     if repeated:
         raise ValueError(
             f"{', '.join(repeated)} is already set by the name {metric!r}; give it once."
         )
-    function = getattr(_metrics, registered.function)
-    accepted = _accepted_options(function)
-    if accepted is not None:
-        accepted -= set(options)
-    _check_options(function.__name__, accepted, metric_kwargs)
-    options.update(metric_kwargs)
-    return function, options
+    _check_options(repr(metric), accepted, metric_kwargs)
+    options = dict(metric_kwargs)
+    k = options.pop("k", fixed.get("k"))
+    name = definition.name if k is None else f"{definition.name}@{k}"
+    resolve_metric(name)  # a bad k= fails here as a bad @k would, not in the first fold
+    return _evaluate_metric, dict(options, metric=name), True
 
 
-def _describe(metric, metric_kwargs, qid_column, greater_is_better):
+def _describe(metric, metric_kwargs, qid_column, response_method, greater_is_better):
     """The call that makes the scorer, as its repr (also shown in error messages)."""
     arguments = [
         repr(metric) if isinstance(metric, str) else getattr(metric, "__name__", repr(metric))
@@ -154,73 +150,90 @@ def _describe(metric, metric_kwargs, qid_column, greater_is_better):
     arguments += [f"{key}={value!r}" for key, value in metric_kwargs.items()]
     if qid_column is not None:
         arguments.append(f"qid_column={qid_column!r}")
+    if response_method != "auto":
+        arguments.append(f"response_method={response_method!r}")
     if not greater_is_better:
         arguments.append("greater_is_better=False")
     return f"make_rank_scorer({', '.join(arguments)})"
 
 
-class _RankScorer:
-    """A scorer ``scorer(estimator, X, y_true, *, qid=None, sample_weight=None)``.
+class _RankScorer(_BaseScorer):
+    """A scikit-learn scorer for a ranking metric; built by :func:`make_rank_scorer`.
 
-    Built by :func:`make_rank_scorer`; see there. For every call it builds a
-    :func:`sklearn.metrics.make_scorer` scorer with the fold's query ids bound
-    as a metric argument, so that scikit-learn chooses the response method as
-    for any of its scorers, with or without metadata routing.
+    Called as ``scorer(estimator, X, y_true, *, qid=None, sample_weight=None)``.
+    scikit-learn's multi-metric scoring calls ``_score`` instead, with a
+    ``method_caller`` that caches the estimator's output across scorers.
     """
 
-    def __init__(self, metric, options, *, greater_is_better, qid_column, description):
-        self._metric = metric
-        self._options = options
-        self._greater_is_better = greater_is_better
+    def __init__(
+        self,
+        score_func,
+        sign,
+        kwargs,
+        response_method,
+        *,
+        qid_column,
+        accepts_sample_weight,
+        description,
+    ):
+        super().__init__(score_func, sign, kwargs, _CACHE_METHODS[response_method])
+        self._ranking_response_method = response_method
         self.qid_column = qid_column
+        self._accepts_sample_weight = accepts_sample_weight
         self._description = description
         # qid is requested by default, as GroupKFold requests groups;
-        # sample_weight, as for scikit-learn's scorers, only on request.
-        self._requests = {"qid": True, "sample_weight": None}
+        # sample_weight, as for scikit-learn's scorers, only on request. Every
+        # scikit-learn release from 1.4 on reads a scorer's request from
+        # _metadata_request, where its own set_score_request stores it.
+        self._metadata_request = self._build_request({"qid": True, "sample_weight": None})
 
-    def __call__(self, estimator, X, y_true, sample_weight=None, qid=None):
+    def _score(self, method_caller, estimator, X, y_true, qid=None, sample_weight=None):
+        """The metric of ``estimator``'s ranking scores on X, query by query.
+
+        ``method_caller(estimator, method_name, X, pos_label=None)`` returns
+        the output of the estimator's method (cached by scikit-learn when
+        several scorers run on the same fold).
+        """
+        qid = resolve_qid(X, qid, self.qid_column, caller=f"The scorer {self!r}")
+        y_score = ranking_scores(estimator, X, self._ranking_response_method, method_caller)
+        kwargs = dict(self._kwargs, qid=qid)
+        if sample_weight is not None:
+            kwargs["sample_weight"] = sample_weight
+        return self._sign * self._score_func(y_true, y_score, **kwargs)
+
+    def __call__(self, estimator, X, y_true, *, qid=None, sample_weight=None):
         """Score ``estimator`` on ``X`` against ``y_true``, query by query.
 
         Parameters
         ----------
         estimator : fitted estimator
             A ranker or regressor (scored by ``predict``) or a classifier
-            (scored by its positive-class probability, or its expected grade
-            for graded labels).
+            (scored by ``decision_function`` or ``predict_proba``, see
+            :func:`make_rank_scorer`).
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
             The rows to score, with the query id column if ``qid_column``.
         y_true : array-like of shape (n_samples,)
             Relevance labels of the rows.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Query weights, equal within a query.
         qid : array-like of shape (n_samples,), default=None
             Query id of every row; routed by scikit-learn when metadata
             routing is on. Required unless ``qid_column`` is set.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Query weights, equal within a query.
 
         Returns
         -------
         score : float
         """
-        qid = resolve_qid(X, qid, self.qid_column, caller=f"The scorer {self!r}")
-        metric_kwargs = dict(self._options, qid=qid)
-        if sample_weight is not None:
-            metric_kwargs["sample_weight"] = sample_weight
-        scorer = make_scorer(
-            _metric_of_response,
-            response_method=RESPONSE_METHODS,
-            greater_is_better=self._greater_is_better,
-            metric=self._metric,
-            # Graded labels need the grade of each probability column.
-            classes=getattr(estimator, "classes_", None),
-            **metric_kwargs,
-        )
-        return scorer(estimator, X, y_true)
+        return self._score(call_method, estimator, X, y_true, qid=qid, sample_weight=sample_weight)
 
     def __repr__(self):
         return self._description
 
     def set_score_request(self, *, qid=UNCHANGED, sample_weight=UNCHANGED):
         """Change which metadata this scorer requests (metadata routing only).
+
+        Unlike scikit-learn's scorers, whose ``set_score_request`` replaces
+        the whole request, a parameter not given keeps its request.
 
         Parameters
         ----------
@@ -239,12 +252,13 @@ class _RankScorer:
                 "set_score_request is only available when metadata routing is enabled: "
                 "call sklearn.set_config(enable_metadata_routing=True) first."
             )
-        requests = dict(self._requests)
+        requests = self.get_metadata_routing().score.requests
         for param, alias in (("qid", qid), ("sample_weight", sample_weight)):
             if alias is not UNCHANGED:
                 requests[param] = alias
-        self._build_request(requests)  # raises a ValueError for an invalid alias
-        self._requests = requests
+        # Built before it replaces the request: an invalid alias raises a
+        # ValueError and leaves the scorer as it was.
+        self._metadata_request = self._build_request(requests)
         return self
 
     def _build_request(self, requests):
@@ -254,31 +268,40 @@ class _RankScorer:
             request.score.add_request(param=param, alias=alias)
         return request
 
-    def get_metadata_routing(self):
-        """The scorer's metadata request: ``qid`` requested unless changed.
-
-        Returns
-        -------
-        routing : sklearn.utils.metadata_routing.MetadataRequest
-        """
-        return self._build_request(self._requests)
-
     def _accept_sample_weight(self):
-        # scikit-learn >= 1.7 asks scorers this to forward sample_weight when
-        # metadata routing is off.
-        return True
+        # scikit-learn >= 1.7 asks this to forward sample_weight when metadata
+        # routing is off.
+        return self._accepts_sample_weight
 
 
-def make_rank_scorer(metric, *, greater_is_better=True, qid_column=None, **metric_kwargs):
+def make_rank_scorer(
+    metric, *, greater_is_better=True, qid_column=None, response_method="auto", **metric_kwargs
+):
     """Make a scorer from a ranking metric, for ``scoring=`` in model selection.
 
-    The scorer computes ``metric(y_true, y_score, qid=qid, **metric_kwargs)`` on
-    the rows it is given, query by query. ``y_score`` is the estimator's
-    ``predict`` for rankers and regressors; for classifiers used pointwise it
-    is the positive-class probability (two labels) or the expected grade
-    ``sum_c c * p(c)`` (graded labels). The scorer is built on
-    :func:`sklearn.metrics.make_scorer`, which chooses between
-    ``predict_proba`` and ``predict``.
+    The scorer computes the metric of the estimator's ranking scores on the
+    rows it is given, query by query: a metric name through
+    :func:`~sklearn_rank_metrics.evaluate`, a metric function by calling
+    ``metric(y_true, y_score, qid=qid, **metric_kwargs)``.
+
+    What the estimator is ranked by (``response_method="auto"``):
+
+    - rankers and regressors (anything not a classifier): ``predict``;
+    - classifiers with two classes: ``decision_function`` if they have it,
+      else the positive-class (``classes_[1]``) probability of
+      ``predict_proba``, as scikit-learn's ``"roc_auc"`` scorer does;
+    - classifiers on graded labels (more than two classes): the expected
+      grade ``sum_c c * p(c)`` from ``predict_proba``.
+
+    A classifier is never ranked by ``predict``, whose hard labels tie most
+    documents: one without the method it needs is an error that says how to
+    fix it.
+
+    The scorer is a scikit-learn scorer object: in multi-metric scoring
+    (``scoring={...}``) scikit-learn predicts once per fold and shares the
+    output among the scorers, and a scorer that fails scores
+    ``error_score`` for its metric alone (with a warning carrying the error),
+    as scikit-learn's own scorers do.
 
     The query ids reach the scorer in one of two ways:
 
@@ -306,6 +329,12 @@ def make_rank_scorer(metric, *, greater_is_better=True, qid_column=None, **metri
         name). The estimator must expect that column too: wrap it in
         :class:`~sklearn_rank_metrics.QueryRanker` with the same
         ``qid_column``, which drops it before the model sees X.
+    response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
+default="auto"
+        What to rank the estimator by: ``"auto"`` for the rule above, or a
+        method. ``"predict"`` on a classifier is an error (hard labels), and
+        so is ``"decision_function"`` on one with more than two classes; on
+        graded labels ``"predict_proba"`` ranks by the expected grade.
     **metric_kwargs
         Options of the metric, e.g. ``gain="exponential"``, ``ties``,
         ``relevance_level``; ``k`` if the name has no ``@k``.
@@ -314,9 +343,9 @@ def make_rank_scorer(metric, *, greater_is_better=True, qid_column=None, **metri
     -------
     scorer : callable
         ``scorer(estimator, X, y_true, *, qid=None, sample_weight=None)``, a
-        scorer for ``scoring=``. It requests ``qid`` through metadata routing;
-        ``scorer.set_score_request(qid=False, sample_weight=True)`` changes
-        that. It pickles, so ``n_jobs`` works.
+        scikit-learn scorer object for ``scoring=``. It requests ``qid``
+        through metadata routing; ``scorer.set_score_request(qid=False,
+        sample_weight=True)`` changes that. It pickles, so ``n_jobs`` works.
 
     See Also
     --------
@@ -352,17 +381,24 @@ def make_rank_scorer(metric, *, greater_is_better=True, qid_column=None, **metri
     >>> make_rank_scorer("ndcg@2", qid_column=0)(ranker, X_with_qid, y)
     1.0
     """
-    function, options = _resolve_metric(metric, metric_kwargs, greater_is_better)
+    check_response_method(response_method)
+    score_func, options, accepts_sample_weight = _resolve_metric(
+        metric, metric_kwargs, greater_is_better
+    )
     return _RankScorer(
-        function,
+        score_func,
+        1 if greater_is_better else -1,
         options,
-        greater_is_better=bool(greater_is_better),
+        response_method,
         qid_column=qid_column,
-        description=_describe(metric, metric_kwargs, qid_column, greater_is_better),
+        accepts_sample_weight=accepts_sample_weight,
+        description=_describe(
+            metric, metric_kwargs, qid_column, response_method, greater_is_better
+        ),
     )
 
 
-def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
+def make_rank_scorers(metrics, *, qid_column=None, response_method="auto", **metric_kwargs):
     """Make a dict of ranking scorers, the multi-metric form of ``scoring=``.
 
     scikit-learn's own name lookup does not know ranking metric names, so
@@ -377,6 +413,10 @@ def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
     qid_column : int or str, default=None
         Column of X holding the query ids, for every scorer (see
         :func:`make_rank_scorer`).
+    response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
+default="auto"
+        What to rank the estimator by, for every scorer (see
+        :func:`make_rank_scorer`).
     **metric_kwargs
         Options handed to each metric that takes them (``gain`` reaches the
         NDCG and DCG scorers, ``relevance_level`` the binary metrics), as
@@ -386,7 +426,9 @@ def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
     Returns
     -------
     scorers : dict
-        ``{name: scorer}``, in the order given.
+        ``{name: scorer}``, in the order given. scikit-learn's multi-metric
+        scoring predicts once per fold for all of them, also beside its own
+        scorers of the same method (``{**scorers, "r2": "r2"}``).
 
     Examples
     --------
@@ -417,9 +459,7 @@ def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
         )
 
     def takes(name, option):
-        registered, _ = resolve_metric(name)
-        accepted = _accepted_options(getattr(_metrics, registered.function))
-        return accepted is None or option in accepted - set(registered.fixed_options)
+        return option in _named_options(name)[2]
 
     unused = [option for option in metric_kwargs if not any(takes(n, option) for n in metrics)]
     if unused:
@@ -430,6 +470,7 @@ def make_rank_scorers(metrics, *, qid_column=None, **metric_kwargs):
         name: make_rank_scorer(
             name,
             qid_column=qid_column,
+            response_method=response_method,
             **{option: value for option, value in metric_kwargs.items() if takes(name, option)},
         )
         for name in metrics

@@ -16,7 +16,7 @@ reordering the rows does not change which queries go together.
 import numbers
 
 import numpy as np
-from sklearn.model_selection import BaseCrossValidator, GroupShuffleSplit
+from sklearn.model_selection import BaseCrossValidator, GroupKFold, GroupShuffleSplit
 from sklearn.utils import check_random_state
 
 from ._routing import query_codes, resolve_qid
@@ -94,42 +94,71 @@ def _check_n_splits(n_splits):
 class QueryKFold(_QuerySplitter):
     """K-fold cross-validation that never splits a query.
 
-    Each query goes whole into one test fold. The folds hold about the same
-    number of documents: queries are taken largest first (in random order
-    with ``shuffle=True``) and each goes to the fold with the fewest
-    documents so far. This is ``GroupKFold`` with ``groups=qid``, reading
-    ``qid`` through metadata routing (requested by default) or from
-    ``qid_column``.
+    Each query goes whole into one test fold, and every query is in exactly
+    one test fold. The query ids come through metadata routing (``split``
+    requests ``qid`` by default) or from ``qid_column``.
+
+    With ``shuffle=False`` (the default) the folds are those of
+    scikit-learn's ``GroupKFold(n_splits).split(X, groups=qid)``: the
+    installed ``GroupKFold`` makes them, so they are identical to it on every
+    scikit-learn release. It puts the queries, largest first, each into the
+    fold with the fewest documents so far; how it orders queries of equal
+    size differs between releases (1.4 sorts them unstably), so with ties in
+    query sizes two releases can give different folds.
+
+    With ``shuffle=True`` the folds are random but still balanced in
+    documents, by an algorithm of this package (``GroupKFold`` takes
+    ``shuffle`` only from scikit-learn 1.6 on, and balances the number of
+    queries instead): number the queries 0 to ``n_queries - 1`` in sorted
+    query id order, draw the order
+    ``check_random_state(random_state).permutation(n_queries)``, and in that
+    order put each query into the fold with the fewest documents so far (the
+    lowest-numbered such fold on ties). The same ``random_state`` and query
+    ids give the same folds on every release.
+
+    Either way the folds depend only on the query ids and their sizes, not
+    on the order of the rows.
 
     Parameters
     ----------
     n_splits : int, default=5
         Number of folds, at least 2 and at most the number of queries.
     shuffle : bool, default=False
-        Whether to take the queries in random order when filling the folds,
-        instead of largest first.
+        Whether to fill the folds taking the queries in random order (see
+        above) instead of as ``GroupKFold`` does.
     random_state : int, RandomState instance or None, default=None
         Randomness of the order when ``shuffle=True``; pass an int for the
-        same folds on every call.
+        same folds on every call. Must be None when ``shuffle=False``.
     qid_column : int or str, default=None
         Column of X holding the query ids, instead of ``qid``.
 
     See Also
     --------
     QueryShuffleSplit : Random train/test splits of queries.
-    sklearn.model_selection.GroupKFold : The same with ``groups=qid``.
+    sklearn.model_selection.GroupKFold : The same folds with ``groups=qid``.
 
     Examples
     --------
     >>> import numpy as np
+    >>> from sklearn.model_selection import GroupKFold
     >>> from sklearn_rank_metrics.model_selection import QueryKFold
     >>> qid = np.array([1, 2, 1, 3, 2, 3, 3, 1])  # interleaved queries
     >>> X = np.zeros((8, 2))
     >>> for train, test in QueryKFold(n_splits=3).split(X, qid=qid):
     ...     print(test, qid[test])
-    [0 2 7] [1 1 1]
     [3 5 6] [3 3 3]
+    [0 2 7] [1 1 1]
     [1 4] [2 2]
+
+    They are the folds of ``GroupKFold`` with ``groups=qid``:
+
+    >>> folds = QueryKFold(n_splits=3).split(X, qid=qid)
+    >>> group_folds = GroupKFold(n_splits=3).split(X, groups=qid)
+    >>> all(
+    ...     np.array_equal(test, group_test)
+    ...     for (_, test), (_, group_test) in zip(folds, group_folds)
+    ... )
+    True
 
     In a search, with routing on, ``qid`` reaches the splitter, the estimator
     and the scorer from one ``fit`` call::
@@ -160,13 +189,13 @@ class QueryKFold(_QuerySplitter):
                 f"n_splits={self.n_splits} is more than the {n_queries} queries in the "
                 "data; every fold needs at least one query."
             )
+        if not self.shuffle:
+            # The query codes number the queries in sorted id order, as
+            # GroupKFold's np.unique(groups) does, so these are its folds.
+            yield from GroupKFold(self.n_splits).split(codes, groups=codes)
+            return
         sizes = np.bincount(codes, minlength=n_queries)
-        if self.shuffle:
-            query_order = check_random_state(self.random_state).permutation(n_queries)
-        else:
-            # Largest first makes the greedy fill balance the folds to within
-            # one query; ties in size go by query id, never by row order.
-            query_order = np.argsort(-sizes, kind="stable")
+        query_order = check_random_state(self.random_state).permutation(n_queries)
         fold_of_query = np.empty(n_queries, dtype=np.intp)
         fold_sizes = np.zeros(self.n_splits, dtype=np.int64)
         for query in query_order:
