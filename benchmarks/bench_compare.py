@@ -433,6 +433,8 @@ def check_means(rows, specs, results, mismatches):
         agree[name] = ""
         if before and after:
             bad = means_differ(after, before)
+            if set(after) != set(before):
+                bad.append(f"metric names {sorted(after)} vs {sorted(before)}")
             agree[name] = "**NO**" if bad else "yes"
             if bad:
                 mismatches.append(f"{rows:.0e} rows, {name}: after vs before: " + "; ".join(bad))

@@ -201,83 +201,24 @@ class MetricDefinition:
         return FAMILY_OPTIONS[self.family]
 
 
-METRICS = {
-    definition.name: definition
-    for definition in (
-        MetricDefinition(
-            "ndcg", "ndcg_score", "graded",
-            formula="`DCG@k / IDCG@k`, IDCG@k the DCG@k of the list sorted by decreasing label",
-            matches="`sklearn.metrics.ndcg_score`, trec_eval `ndcg_cut` (with the list's own grades)",
-        ),
-        MetricDefinition(
-            "dcg", "dcg_score", "graded", bounded=False,
-            formula="`sum_{i <= min(k, n)} g(rel_i) / log2(i + 1)`",
-            matches="`sklearn.metrics.dcg_score` (log_base=2)",
-        ),
-        MetricDefinition(
-            "cg", "cg_score", "graded", bounded=False,
-            formula="`sum_{i <= min(k, n)} g(rel_i)`",
-        ),
-        MetricDefinition(
-            "mrr", "mrr_score", "binary", aliases=("rr", "recip_rank"),
-            formula="`1 / rank` of the first relevant document if it is in the top `k`, else 0",
-            matches="trec_eval `recip_rank`, ranx `mrr`",
-        ),
-        MetricDefinition(
-            "map", "map_score", "binary", aliases=("ap",),
-            formula="`(1 / R) sum_{i <= k, rel_i relevant} P@i`",
-            matches="trec_eval `map` / `map_cut`, ranx `map`",
-        ),
-        MetricDefinition(
-            "precision", "precision_at_k_score", "binary", aliases=("p",),
-            formula="`hits@k / k` (k even for shorter lists)",
-            matches="trec_eval `P_k`, ranx `precision`",
-        ),
-        MetricDefinition(
-            "recall", "recall_at_k_score", "binary",
-            formula="`hits@k / R`",
-            matches="trec_eval `recall_k`, ranx `recall`",
-        ),
-        MetricDefinition(
-            "f1", "f1_at_k_score", "binary", aliases=("f1_score",),
-            formula="`2 P@k Recall@k / (P@k + Recall@k) = 2 hits@k / (k + R)`",
-            matches="ranx `f1`",
-        ),
-        MetricDefinition(
-            "recall_cap", "recall_cap_score", "binary", aliases=("r_cap",),
-            formula="`hits@k / min(k, R)`",
-            matches="BEIR / MTEB `R_cap@k`",
-        ),
-        MetricDefinition(
-            "hit_rate", "hit_rate_score", "binary", aliases=("hr", "hit_rate_query"),
-            fixed_options={"level": "query"},
-            formula="1 if `hits@k > 0` else 0",
-            matches="ranx `hit_rate`",
-        ),
-        MetricDefinition(
-            "hit_rate_item", "hit_rate_score", "binary", fixed_options={"level": "item"},
-            formula="`hits@k / min(k, n)`; the mean is pooled: `sum hits@k / sum min(k, n)`",
-        ),
-        MetricDefinition(
-            "r_precision", "r_precision_score", "binary", takes_cutoff=False,
-            aliases=("rprec", "r-precision"),
-            formula="`hits@R / R`",
-            matches="trec_eval `Rprec`",
-        ),
-        MetricDefinition(
-            "rc", "rank_correlation_score", "pairs", takes_cutoff=False,
-            aliases=("rank_correlation",), fixed_options={"method": "rc"},
-            formula="share of document pairs ordered as the labels; pairs of equal label agree",
-            matches="Liu, *Learning to Rank for IR* (RC)",
-        ),
-        MetricDefinition(
-            "kendall", "rank_correlation_score", "pairs", takes_cutoff=False,
-            aliases=("kendall_tau",), fixed_options={"method": "kendall"},
-            formula="Kendall's tau-b between labels and scores",
-            matches="`scipy.stats.kendalltau`",
-        ),
-    )
-}  # fmt: skip
+_DEFINITIONS = (
+    MetricDefinition("ndcg", "ndcg_score", "graded", formula="`DCG@k / IDCG@k`, IDCG@k the DCG@k of the list sorted by decreasing label", matches="`sklearn.metrics.ndcg_score`, trec_eval `ndcg_cut` (with the list's own grades)"),
+    MetricDefinition("dcg", "dcg_score", "graded", bounded=False, formula="`sum_{i <= min(k, n)} g(rel_i) / log2(i + 1)`", matches="`sklearn.metrics.dcg_score` (log_base=2)"),
+    MetricDefinition("cg", "cg_score", "graded", bounded=False, formula="`sum_{i <= min(k, n)} g(rel_i)`"),
+    MetricDefinition("mrr", "mrr_score", "binary", aliases=("rr", "recip_rank"), formula="`1 / rank` of the first relevant document if it is in the top `k`, else 0", matches="trec_eval `recip_rank`, ranx `mrr`"),
+    MetricDefinition("map", "map_score", "binary", aliases=("ap",), formula="`(1 / R) sum_{i <= k, rel_i relevant} P@i`", matches="trec_eval `map` / `map_cut`, ranx `map`"),
+    MetricDefinition("precision", "precision_at_k_score", "binary", aliases=("p",), formula="`hits@k / k` (k even for shorter lists)", matches="trec_eval `P_k`, ranx `precision`"),
+    MetricDefinition("recall", "recall_at_k_score", "binary", formula="`hits@k / R`", matches="trec_eval `recall_k`, ranx `recall`"),
+    MetricDefinition("f1", "f1_at_k_score", "binary", aliases=("f1_score",), formula="`2 P@k Recall@k / (P@k + Recall@k) = 2 hits@k / (k + R)`", matches="ranx `f1`"),
+    MetricDefinition("recall_cap", "recall_cap_score", "binary", aliases=("r_cap",), formula="`hits@k / min(k, R)`", matches="BEIR / MTEB `R_cap@k`"),
+    MetricDefinition("hit_rate", "hit_rate_score", "binary", aliases=("hr", "hit_rate_query"), fixed_options={"level": "query"}, formula="1 if `hits@k > 0` else 0", matches="ranx `hit_rate`"),
+    MetricDefinition("hit_rate_item", "hit_rate_score", "binary", fixed_options={"level": "item"}, formula="`hits@k / min(k, n)`; the mean is pooled: `sum hits@k / sum min(k, n)`"),
+    MetricDefinition("r_precision", "r_precision_score", "binary", takes_cutoff=False, aliases=("rprec", "r-precision"), formula="`hits@R / R`", matches="trec_eval `Rprec`"),
+    MetricDefinition("rc", "rank_correlation_score", "pairs", takes_cutoff=False, aliases=("rank_correlation",), fixed_options={"method": "rc"}, formula="share of document pairs ordered as the labels; pairs of equal label agree", matches="Liu, *Learning to Rank for IR* (RC)"),
+    MetricDefinition("kendall", "rank_correlation_score", "pairs", takes_cutoff=False, aliases=("kendall_tau",), fixed_options={"method": "kendall"}, formula="Kendall's tau-b between labels and scores", matches="`scipy.stats.kendalltau`"),
+)  # fmt: skip
+
+METRICS = {definition.name: definition for definition in _DEFINITIONS}
 
 ALIASES = {alias: definition.name for definition in METRICS.values() for alias in definition.aliases}
 

@@ -50,18 +50,9 @@ def _done(function, *args):
 
 
 def evaluate_requests(
-    requests,
-    y_true,
-    y_score,
-    *,
-    qid=None,
-    gain="linear",
-    relevance_level=1.0,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-):
+    requests, y_true, y_score, *, qid=None, gain="linear", relevance_level=1.0,
+    n_relevant=None, ties="average", no_relevant="zero", sample_weight=None,
+):  # fmt: skip
     """Compute every request on one validated, sorted input.
 
     Options must already be checked against the parameter table; the data

@@ -126,8 +126,7 @@ def dcg_score(
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
     """
-    return _gain_score("dcg_score", "dcg", y_true, y_score, k, qid, gain, ties, no_relevant,
-                       sample_weight, average)  # fmt: skip
+    return _gain_score("dcg_score", "dcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def ndcg_score(
@@ -218,8 +217,7 @@ def ndcg_score(
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
     """
-    return _gain_score("ndcg_score", "ndcg", y_true, y_score, k, qid, gain, ties, no_relevant,
-                       sample_weight, average)  # fmt: skip
+    return _gain_score("ndcg_score", "ndcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def cg_score(
@@ -303,8 +301,7 @@ def cg_score(
     >>> cg_score([5, 2, 0], [2, 1, 1], k=2)   # 5 + the mean of the tied 2 and 0
     6.0
     """
-    return _gain_score("cg_score", "cg", y_true, y_score, k, qid, gain, ties, no_relevant,
-                       sample_weight, average)  # fmt: skip
+    return _gain_score("cg_score", "cg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def mrr_score(
@@ -398,8 +395,7 @@ def mrr_score(
     >>> mrr_score(y_true, y_score, k=4, average=None)
     array([0.5, 1. , 0. ])
     """
-    return _binary_score("mrr_score", "mrr", y_true, y_score, k, qid, relevance_level,
-                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("mrr_score", "mrr", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def map_score(
@@ -491,8 +487,7 @@ def map_score(
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
     0.55555...
     """
-    return _binary_score("map_score", "map", y_true, y_score, k, qid, relevance_level,
-                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("map_score", "map", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def precision_at_k_score(
@@ -576,8 +571,7 @@ def precision_at_k_score(
     >>> precision_at_k_score([1, 1], [2, 1], k=5)   # k, not the list length
     0.4
     """
-    return _binary_score("precision_at_k_score", "precision", y_true, y_score, k, qid,
-                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("precision_at_k_score", "precision", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def recall_at_k_score(
@@ -657,8 +651,7 @@ def recall_at_k_score(
     >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.66666...
     """
-    return _binary_score("recall_at_k_score", "recall", y_true, y_score, k, qid,
-                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("recall_at_k_score", "recall", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def f1_at_k_score(
@@ -739,8 +732,7 @@ def f1_at_k_score(
     >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
     0.66666...
     """
-    return _binary_score("f1_at_k_score", "f1", y_true, y_score, k, qid, relevance_level,
-                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("f1_at_k_score", "f1", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def recall_cap_score(
@@ -820,8 +812,7 @@ def recall_cap_score(
     >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
     1.0
     """
-    return _binary_score("recall_cap_score", "recall_cap", y_true, y_score, k, qid,
-                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("recall_cap_score", "recall_cap", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def hit_rate_score(
@@ -912,8 +903,7 @@ def hit_rate_score(
     """
     check_parameters("hit_rate_score", level=level)
     metric = "hit_rate_item" if level == "item" else "hit_rate"
-    return _binary_score("hit_rate_score", metric, y_true, y_score, k, qid, relevance_level,
-                         n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("hit_rate_score", metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def r_precision_score(
@@ -990,8 +980,7 @@ def r_precision_score(
     >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
     0.66666...
     """
-    return _binary_score("r_precision_score", "r_precision", y_true, y_score, None, qid,
-                         relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _binary_score("r_precision_score", "r_precision", y_true, y_score, None, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
 def rank_correlation_score(
@@ -1074,5 +1063,4 @@ def rank_correlation_score(
     0.0
     """
     check_parameters("rank_correlation_score", method=method, ties=ties, average=average)
-    return _score("rank_correlation_score", method, y_true, y_score, qid=qid, ties=ties,
-                  sample_weight=sample_weight, average=average)  # fmt: skip
+    return _score("rank_correlation_score", method, y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight, average=average)  # fmt: skip
