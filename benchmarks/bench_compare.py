@@ -3,6 +3,9 @@
     python benchmarks/bench_compare.py --before /work/base --after /work/main \\
         --rows 1e5 1e6 1e7 --wait-quiet 60 --json compare.json --write-docs
 
+About 70 processes per size; the whole run at 1e5, 1e6 and 1e7 rows takes
+20-25 minutes on a quiet 2-core machine (an estimate is printed at the start).
+
 Two source trees of the package (``--before``, ``--after``) are measured
 against each other, in four sections (``--only`` picks some): (1) speed of
 every public metric function and of ``evaluate`` with 1, 4 and 12 metrics;
@@ -173,9 +176,9 @@ STRING_TABLES = ("u8", "u16", "nonascii")  # NumPy string ids; the others are bu
 # Rough costs for the estimate printed at the start (quiet 2-core machine):
 # a process's start (interpreter, scikit-learn import, data load), and
 # seconds per row of one call.
-PROCESS_S = 3.0
+PROCESS_S = 2.5
 CALL_S_PER_ROW = {
-    "int64": 2e-7, "u8": 3.5e-7, "u16": 6e-7, "nonascii": 8e-7, "categorical": 3.5e-7,
+    "int64": 2e-7, "u8": 3.5e-7, "u16": 8e-7, "nonascii": 6e-7, "categorical": 3.5e-7,
     "object": 5e-7, "pdstring": 5e-7, "pdobject": 5e-7,
 }  # fmt: skip
 GENERATE_S_PER_ROW = 5e-7  # per data set

@@ -51,7 +51,8 @@ class LabelHistogram:
     Built block by block from the input rows, without the permutation.
     """
 
-    def __init__(self, query_codes, label_codes, n_queries, n_values):
+    def __init__(self, query_codes, label_codes, n_queries, n_values, discount_cumsum):
+        self.discount_cumsum = discount_cumsum
         cells = n_queries * n_values
         counts = np.zeros(cells, dtype=np.int64)
         # Blocks of about n/16 rows: few bincount passes over the cells,
@@ -74,7 +75,7 @@ class LabelHistogram:
         limit = max(codes.shape[0] // _ROWS_PER_HISTOGRAM_CELL, _SMALL_HISTOGRAM)
         if n_queries * n_values > limit:
             return None
-        return cls(codes, labels.codes, n_queries, n_values)
+        return cls(codes, labels.codes, n_queries, n_values, ranked_queries.discount_cumsum)
 
     def count(self, table):
         """Per query: the sum over its documents of a per-label-value quantity."""
@@ -89,7 +90,7 @@ class LabelHistogram:
         counts = self.counts[:, ::-1]
         end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
         start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
-        cumulative = _kernels.discount_cumsum(int(end.max()))
+        cumulative = self.discount_cumsum[: int(end.max()) + 1]
         return (cumulative[end] - cumulative[start]) @ table.values[::-1]
 
 
@@ -204,7 +205,7 @@ def _hits_at_r(work):
         # in the whole-list head that other metrics share.
         block_relevant, head = work.block_sum(None, work.table("relevant"))
         inside = head.offset < cutoffs[head.query]
-        return np.bincount(head.query, weights=block_relevant * inside, minlength=chunk.n_queries)
+        return head.sum_per_query(np.where(inside, block_relevant, 0.0))
     head = chunk.head(cutoffs)
     return _kernels.expected_gain_at_k(
         head, head.block_sum(work.table("relevant")), discounted=False
@@ -241,7 +242,8 @@ def _ideal_gain(work, k, scaled):
     best = n_codes - 1 - key % n_codes
     gains = work._scaled(best) if scaled else work.table("gain").values[best]
     inside = chunk.row_offset < work.cutoffs(k)[chunk.row_query]
-    return chunk.per_query_sum(np.where(inside, gains / np.log2(chunk.row_offset + 2.0), 0.0))
+    discounts = chunk.parent.discounts[chunk.row_offset]
+    return chunk.per_query_sum(np.where(inside, gains * discounts, 0.0))
 
 
 _KERNELS = {

@@ -97,9 +97,10 @@ def run_starts(*sorted_keys, max_runs=None):
     (an interleaved input would need one index per row).
     """
     n = sorted_keys[0].shape[0]
-    change = np.zeros(n, dtype=bool)
+    change = np.empty(n, dtype=bool)
     change[:1] = True
-    for key in sorted_keys:
+    np.not_equal(sorted_keys[0][1:], sorted_keys[0][:-1], out=change[1:])
+    for key in sorted_keys[1:]:
         change[1:] |= key[1:] != key[:-1]
     if max_runs is not None and np.count_nonzero(change) > max_runs:
         return None

@@ -14,14 +14,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._factorize import run_starts
-from ._segments import segment_ranks
-
-
-def discount_cumsum(max_length):
-    """``C[j] = sum_{p=1}^{j} 1 / log2(p + 1)``, with ``C[0] = 0``."""
-    cumulative = np.zeros(max_length + 1)
-    np.cumsum(1.0 / np.log2(np.arange(2, max_length + 2)), out=cumulative[1:])
-    return cumulative
+from ._segments import segment_ranks, sum_by_group
 
 
 def expected_gain_at_k(head, block_gain, *, discounted):
@@ -33,13 +26,15 @@ def expected_gain_at_k(head, block_gain, *, discounted):
     ``discounted=False`` this is the expected number of hits in the top k.
     """
     if not discounted:
+        if not head.tied:
+            return head.sum_per_query(block_gain)
         weight = head.inside / head.size
     elif head.tied:
-        cumulative = discount_cumsum(int((head.offset + head.inside).max()))
+        cumulative = head.chunk.parent.discount_cumsum
         weight = (cumulative[head.offset + head.inside] - cumulative[head.offset]) / head.size
     else:
-        weight = 1.0 / np.log2(head.offset + 2.0)
-    return np.bincount(head.query, weights=block_gain * weight, minlength=head.chunk.n_queries)
+        weight = head.discounts[head.offset]
+    return head.sum_per_query(block_gain * weight)
 
 
 def _log_binomial(n, k):
@@ -120,6 +115,17 @@ def expected_precision_sum(head, block_relevant):
     ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
     n_queries = head.chunk.n_queries
+    if not head.tied:
+        # Single-document blocks: the j-th relevant document of a query, at
+        # rank p, adds precision@p = j / p.
+        relevant = np.flatnonzero(block_relevant > 0)  # a boolean mask: far faster
+        query = head.query[relevant]
+        per_query = np.bincount(query, minlength=n_queries)
+        precision = np.arange(1, relevant.shape[0] + 1, dtype=np.float64)
+        precision -= np.repeat(np.cumsum(per_query) - per_query, per_query)
+        precision /= head.offset[relevant] + 1.0
+        return sum_by_group(precision, query, n_queries)
+
     # Relevant documents ranked before each block: a cumulative sum that
     # restarts at every query's first head block.
     through = np.cumsum(block_relevant)
@@ -127,11 +133,6 @@ def expected_precision_sum(head, block_relevant):
     run_length = np.diff(np.append(query_start, head.query.shape[0]))
     before_query = np.repeat(through[query_start] - block_relevant[query_start], run_length)
     relevant_before = through - block_relevant - before_query
-
-    if not head.tied:
-        # Single-document blocks: precision at each relevant position.
-        contribution = block_relevant * (1.0 + relevant_before) / (head.offset + 1.0)
-        return np.bincount(head.query, weights=contribution, minlength=n_queries)
 
     blocks = np.flatnonzero(block_relevant > 0)
     size = head.size[blocks].astype(np.float64)

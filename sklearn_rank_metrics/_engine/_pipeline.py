@@ -23,7 +23,7 @@ from ._validation import check_n_relevant, check_ranking_input
 # the input), and at least the minimum, so per-chunk overhead stays small.
 _MAX_CHUNK_ROWS = 1 << 17
 _MIN_CHUNK_ROWS = 1 << 12
-_CHUNKS_PER_THREAD = 16
+_CHUNKS_PER_THREAD = 8
 
 
 def chunk_rows(n_documents, n_threads):

@@ -16,7 +16,8 @@ Kernels run on :class:`QueryChunk` pieces of whole queries, so temporaries
 are sized by the chunk, not the input. Top-k metrics only look at the blocks
 that start inside the cutoff, the :class:`Head` of the ranking. Nothing here
 loops over queries in Python: per-query and per-block values are gathered
-with ``np.repeat`` of offsets and summed with ``np.bincount``.
+with ``np.repeat`` of offsets and summed over contiguous segments with
+``np.add.reduceat`` (several times faster than a weighted ``np.bincount``).
 """
 
 from dataclasses import dataclass
@@ -32,6 +33,23 @@ def segment_ranks(lengths):
     """``0, 1, .., length - 1`` for every segment, concatenated."""
     total = int(lengths.sum())
     return np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+
+
+def sum_by_group(values, groups, n_groups, starts=None):
+    """Per-group sums of ``values`` whose group indices ``groups`` are non-decreasing.
+
+    Groups without an element sum to 0. ``starts`` (the index of each
+    group's first element) saves finding them when known.
+    """
+    sums = np.zeros(n_groups)
+    if values.shape[0] == 0:
+        return sums
+    if starts is None:
+        starts = run_starts(groups)
+    if starts.shape[0] == n_groups:
+        return np.add.reduceat(values, starts)
+    sums[groups[starts]] = np.add.reduceat(values, starts)
+    return sums
 
 
 def count_per_query(query_codes, n_queries):
@@ -80,8 +98,17 @@ class Head:
     def query_starts(self):
         """Index of the first head block of every query that has one."""
         if self._query_starts is None:
-            self._query_starts = np.flatnonzero(np.diff(self.query, prepend=-1))
+            self._query_starts = run_starts(self.query)
         return self._query_starts
+
+    def sum_per_query(self, values):
+        """Per-query sums of a value per head block (0 for a query without blocks)."""
+        return sum_by_group(values, self.query, self.chunk.n_queries, self.query_starts())
+
+    @property
+    def discounts(self):
+        """``1 / log2(rank + 1)`` for ranks 1, 2, ...: one table per call."""
+        return self.chunk.parent.discounts
 
     def block_sum(self, quantity):
         """Sum over each head block of a per-document quantity.
@@ -156,6 +183,20 @@ class RankedQueries:
     @property
     def n_queries(self):
         return self.query_sizes.shape[0]
+
+    @cached_property
+    def discounts(self):
+        """``discounts[i] = 1 / log2(i + 2)``: the DCG discount of rank ``i + 1``.
+
+        One logarithm per rank of the longest list, looked up by the kernels
+        (a logarithm per document costs several times a lookup).
+        """
+        return 1.0 / np.log2(np.arange(2.0, self.query_sizes.max() + 2.0))
+
+    @cached_property
+    def discount_cumsum(self):
+        """``C[j] = sum of the discounts of ranks 1 .. j``, ``C[0] = 0``."""
+        return np.concatenate(([0.0], np.cumsum(self.discounts)))
 
     def label_table(self, name, function, values):
         """``function(values)`` as a :class:`LabelTable`, memoized for the global label values."""
@@ -247,7 +288,7 @@ class QueryChunk:
 
     def per_query_sum(self, ranked_values):
         """Sum per query of ``ranked_values`` given in ranked order."""
-        return np.bincount(self.row_query, weights=ranked_values, minlength=self.n_queries)
+        return np.add.reduceat(np.asarray(ranked_values, dtype=np.float64), self.query_ptr[:-1])
 
     def per_query_max(self, ranked_values):
         """Maximum per query of ``ranked_values`` given in ranked order."""
