@@ -141,3 +141,13 @@ def test_many_label_values_take_the_radix_path_and_match_scipy(method):
     else:
         expected = [rc_pairs(y_true[qid == q].tolist(), y_score[qid == q].tolist()) for q in range(5)]
     np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_segment_sums_with_empty_segments_anywhere():
+    from sklearn_rank_metrics._engine._segments import sum_segments
+
+    values = np.array([1.0, 2.0, 4.0, 8.0])
+    # segments: [] [1, 2] [] [4] [8] [] []
+    starts = np.array([0, 0, 2, 2, 3, 4, 4])
+    np.testing.assert_array_equal(sum_segments(values, starts), [0, 3, 0, 4, 8, 0, 0])
+    np.testing.assert_array_equal(sum_segments(values[:0], np.array([0, 0])), [0, 0])

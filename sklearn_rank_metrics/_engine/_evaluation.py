@@ -223,7 +223,7 @@ def _pair_counts(work, kendall):
 
 
 def _relevant_in_list(work):
-    return work.chunk.per_query_sum(work.table("relevant").values[work.chunk.ranked_codes])
+    return work.chunk.per_query_sum(work.table("relevant").values.take(work.chunk.ranked_codes))
 
 
 def _has_gain(work):

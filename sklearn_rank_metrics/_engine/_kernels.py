@@ -14,7 +14,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._factorize import run_starts
-from ._segments import segment_ranks, sum_by_group
+from ._segments import segment_ranks, sum_by_group, sum_segments
 
 
 def expected_gain_at_k(head, block_gain, *, discounted):
@@ -47,11 +47,9 @@ def _first_relevant_blocks(head, block_relevant):
     Returns ``(blocks, queries)``. Blocks before it hold no relevant
     document, so only this block decides the first relevant rank.
     """
-    candidates = np.flatnonzero(block_relevant > 0)
-    queries = head.query[candidates]
-    first = np.ones(candidates.shape[0], dtype=bool)
-    first[1:] = queries[1:] != queries[:-1]
-    return candidates[first], queries[first]
+    candidates, starts = head.flagged_per_query(block_relevant > 0)
+    queries = np.flatnonzero(np.append(starts[1:], candidates.shape[0]) > starts)
+    return candidates[starts[queries]], queries
 
 
 def expected_reciprocal_rank(head, block_relevant, cutoffs):
@@ -118,20 +116,20 @@ def expected_precision_sum(head, block_relevant):
     if not head.tied:
         # Single-document blocks: the j-th relevant document of a query, at
         # rank p, adds precision@p = j / p.
-        relevant = np.flatnonzero(block_relevant > 0)  # a boolean mask: far faster
-        query = head.query[relevant]
-        per_query = np.bincount(query, minlength=n_queries)
-        precision = np.arange(1, relevant.shape[0] + 1, dtype=np.float64)
-        precision -= np.repeat(np.cumsum(per_query) - per_query, per_query)
+        relevant, starts = head.flagged_per_query(block_relevant > 0)
+        per_query = np.diff(np.append(starts, relevant.shape[0]))
+        precision = np.arange(1.0, relevant.shape[0] + 1.0)
+        precision -= np.repeat(starts, per_query)
         precision /= head.offset[relevant] + 1.0
-        return sum_by_group(precision, query, n_queries)
+        return sum_segments(precision, starts)
 
     # Relevant documents ranked before each block: a cumulative sum that
     # restarts at every query's first head block.
     through = np.cumsum(block_relevant)
     query_start = head.query_starts()
     run_length = np.diff(np.append(query_start, head.query.shape[0]))
-    before_query = np.repeat(through[query_start] - block_relevant[query_start], run_length)
+    first = np.minimum(query_start, head.query.shape[0] - 1)  # a query without blocks repeats 0 times
+    before_query = np.repeat(through[first] - block_relevant[first], run_length)
     relevant_before = through - block_relevant - before_query
 
     blocks = np.flatnonzero(block_relevant > 0)
@@ -204,31 +202,37 @@ _MAX_VALUES_FOR_COUNTS = 16
 def _discordant_and_label_ties_by_value(label_rank, chunk, n_values):
     """Per query: pairs ranked with the smaller label first, and pairs of equal label.
 
-    For each label value ``v``, a running count of the documents of value
-    ``v`` ranked so far; every later document with a larger label forms a
-    discordant pair with each of them. The running counts are global (one
-    ``cumsum`` per value); what they carry over from earlier queries is
-    subtracted per query at the end, using the query's label histogram.
+    For each label value ``v``, a running count over the chunk of the
+    documents of label ``<= v`` ranked so far gives each document of label
+    ``v + 1`` the number of documents with a smaller label ranked before it:
+    one cumulative count per label value. The counts run across queries; what
+    they carry over from the queries before is subtracted per query. Their
+    values at the queries' last documents also give the label histograms.
     """
-    row_query = chunk.row_query
-    first_row = chunk.query_ptr[:-1]
-    histogram = np.bincount(
-        row_query * n_values + label_rank, minlength=chunk.n_queries * n_values
-    ).reshape(chunk.n_queries, n_values)
-    # larger_than[q, v]: documents of query q with a label above v.
-    larger_than = np.cumsum(histogram[:, ::-1], axis=1)[:, ::-1] - histogram
-    counted = np.zeros(label_rank.shape[0], dtype=np.int64)
-    carried = np.zeros(chunk.n_queries, dtype=np.int64)
-    # int32 running counts: a chunk holds well under 2**31 documents.
-    through = np.empty(label_rank.shape[0], dtype=np.int32)
+    n = label_rank.shape[0]
+    last_row = chunk.query_ptr[1:] - 1
+    smaller_before = np.zeros(n, dtype=np.int32)
+    at_most = np.empty(n, dtype=np.int32)
+    scratch = np.empty(n, dtype=np.int32)
+    mask = np.empty(n, dtype=bool)
+    # through[q, v]: documents of label <= v in the chunk's queries up to q.
+    through = np.empty((chunk.n_queries, n_values), dtype=np.int64)
+    through[:, -1] = chunk.query_ptr[1:]
     for value in range(n_values - 1):
-        np.cumsum(label_rank == value, out=through)
-        counted += np.where(label_rank > value, through, 0)
-        # documents of value v ranked in earlier queries, counted by each larger one
-        before_query = through[first_row] - (label_rank[first_row] == value)
-        carried += before_query * larger_than[:, value]
-    discordant = np.bincount(row_query, weights=counted, minlength=chunk.n_queries) - carried
-    return discordant, _pairs(histogram).sum(axis=1)
+        np.less_equal(label_rank, value, out=mask)
+        np.cumsum(mask, dtype=np.int32, out=at_most)
+        through[:, value] = at_most[last_row]
+        # Each document has one label, so adding is setting (and far faster
+        # than a masked copy).
+        np.equal(label_rank, value + 1, out=mask)
+        smaller_before += np.multiply(at_most, mask, out=scratch)
+    at_most_before = np.vstack((np.zeros((1, n_values), dtype=np.int64), through[:-1]))
+    # histogram[q, v]: documents of label v in query q.
+    histogram = np.diff(through - at_most_before, axis=1, prepend=0)
+    # Carried from earlier queries: for a document of label w, those of a label below w.
+    carried = (histogram[:, 1:] * at_most_before[:, :-1]).sum(axis=1)
+    counted = np.add.reduceat(smaller_before, chunk.query_ptr[:-1], dtype=np.int64)
+    return (counted - carried).astype(np.float64), _pairs(histogram).sum(axis=1)
 
 
 def _discordant_and_label_ties_by_radix(label_rank, chunk, n_values):
@@ -237,10 +241,8 @@ def _discordant_and_label_ties_by_radix(label_rank, chunk, n_values):
     smaller_before, sorted_rank = _count_smaller_before(label_rank, chunk.query_ptr, n_bits)
     label_runs = run_starts(chunk.row_query, sorted_rank)
     label_run_size = np.diff(np.append(label_runs, label_rank.shape[0]))
-    tied_label = np.bincount(
-        chunk.row_query[label_runs], weights=_pairs(label_run_size), minlength=chunk.n_queries
-    )
-    return chunk.per_query_sum(smaller_before.astype(np.float64)), tied_label
+    tied_label = sum_by_group(_pairs(label_run_size), chunk.row_query[label_runs], chunk.n_queries)
+    return chunk.per_query_sum(smaller_before), tied_label
 
 
 def pairwise_counts(chunk, block_ptr):
@@ -271,14 +273,10 @@ def pairwise_counts(chunk, block_ptr):
 
     row_query = chunk.row_query
     if has_ties:
-        tied_score = np.bincount(
-            row_query[block_ptr[:-1]], weights=_pairs(block_size), minlength=chunk.n_queries
-        )
+        tied_score = sum_by_group(_pairs(block_size), row_query[block_ptr[:-1]], chunk.n_queries)
         both_runs = run_starts(block_id, label_rank)
         both_run_size = np.diff(np.append(both_runs, label_rank.shape[0]))
-        tied_both = np.bincount(
-            row_query[both_runs], weights=_pairs(both_run_size), minlength=chunk.n_queries
-        )
+        tied_both = sum_by_group(_pairs(both_run_size), row_query[both_runs], chunk.n_queries)
     else:
         tied_score = tied_both = np.zeros(chunk.n_queries)
     return {

@@ -35,21 +35,25 @@ def segment_ranks(lengths):
     return np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
 
 
-def sum_by_group(values, groups, n_groups, starts=None):
-    """Per-group sums of ``values`` whose group indices ``groups`` are non-decreasing.
+def sum_segments(values, starts):
+    """Sums of ``values`` over the segments ``starts[i]:starts[i + 1]`` (the last to the end).
 
-    Groups without an element sum to 0. ``starts`` (the index of each
-    group's first element) saves finding them when known.
+    ``starts`` is non-decreasing; an empty segment sums to 0.
     """
-    sums = np.zeros(n_groups)
-    if values.shape[0] == 0:
-        return sums
-    if starts is None:
-        starts = run_starts(groups)
-    if starts.shape[0] == n_groups:
-        return np.add.reduceat(values, starts)
-    sums[groups[starts]] = np.add.reduceat(values, starts)
+    n = values.shape[0]
+    sums = np.zeros(starts.shape[0])
+    # Segments starting at the end are empty and trailing: leave them out, so
+    # that reduceat ends each remaining segment where the next one starts.
+    inside = int(np.searchsorted(starts, n))
+    if inside:
+        sums[:inside] = np.add.reduceat(values, starts[:inside])
+        sums[:inside][np.append(starts[1:inside], n) == starts[:inside]] = 0.0
     return sums
+
+
+def sum_by_group(values, groups, n_groups):
+    """Per-group sums of ``values`` whose group indices ``groups`` are non-decreasing."""
+    return sum_segments(values, np.searchsorted(groups, np.arange(n_groups)))
 
 
 def count_per_query(query_codes, n_queries):
@@ -96,14 +100,22 @@ class Head:
         return isinstance(self.size, np.ndarray)
 
     def query_starts(self):
-        """Index of the first head block of every query that has one."""
+        """Index of the first head block of each query (of the next one, where it has none)."""
         if self._query_starts is None:
-            self._query_starts = run_starts(self.query)
+            self._query_starts = np.searchsorted(self.query, np.arange(self.chunk.n_queries))
         return self._query_starts
 
     def sum_per_query(self, values):
         """Per-query sums of a value per head block (0 for a query without blocks)."""
-        return sum_by_group(values, self.query, self.chunk.n_queries, self.query_starts())
+        return sum_segments(values, self.query_starts())
+
+    def flagged_per_query(self, flags):
+        """``(blocks, starts)``: the head blocks where ``flags`` holds, and where each query's begin.
+
+        ``blocks[starts[q]:starts[q + 1]]`` are query ``q``'s flagged blocks.
+        """
+        blocks = np.flatnonzero(flags)
+        return blocks, np.searchsorted(blocks, self.query_starts())
 
     @property
     def discounts(self):
@@ -123,7 +135,7 @@ class Head:
             codes = self.chunk.ranked_codes
             if self._positions is not None:
                 codes = codes[self._positions]
-            return quantity.values[codes]
+            return quantity.values.take(codes)  # take: twice as fast as indexing by uint8
         return quantity if self._positions is None else quantity[self._positions]
 
 
@@ -312,7 +324,7 @@ class QueryChunk:
         """Sum of a per-document quantity (see :meth:`Head.block_sum`) over each tie block."""
         key = quantity.name if isinstance(quantity, LabelTable) else id(quantity)
         if key not in self._tie_sums:
-            ranked = quantity.values[self.ranked_codes] if isinstance(quantity, LabelTable) else quantity
+            ranked = quantity.values.take(self.ranked_codes) if isinstance(quantity, LabelTable) else quantity
             # The quantity is kept with its sums so that its id stays unique.
             self._tie_sums[key] = (quantity, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
         return self._tie_sums[key][1]
@@ -328,8 +340,7 @@ class QueryChunk:
             query = np.repeat(np.arange(self.n_queries), lengths)
             offset = segment_ranks(lengths)
             positions = self.query_ptr[query] + offset
-            starts = (np.cumsum(lengths) - lengths)[lengths > 0]
-            return Head(query, offset, 1, 1, self, positions, None, starts)
+            return Head(query, offset, 1, 1, self, positions, None, np.cumsum(lengths) - lengths)
         block_start = self.score_tie_ptr[:-1]
         block_query = self.row_query[block_start]
         offset = block_start - self.query_ptr[block_query]
