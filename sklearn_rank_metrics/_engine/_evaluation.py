@@ -128,6 +128,21 @@ class _ChunkWork:
         key = ("block_sum", self._head_key(k), name)
         return self.cached(key, lambda: head.block_sum(quantity)), head
 
+    def relevant_positions(self, k):
+        """``(relevant, starts)`` of a head of single documents: where its relevant ones are.
+
+        Codes are ordered as the labels, so relevance (label >= level) is a
+        comparison of the ranked codes with the first relevant code.
+        """
+        key = self._head_key(k)
+
+        def compute():
+            head = self.head(key)
+            first_relevant = np.searchsorted(self.chunk.label_values, self.evaluation.relevance_level)
+            return head.flagged_per_query(head.codes() >= first_relevant)
+
+        return self.cached(("relevant_positions", key), compute)
+
     def total(self, kind):
         """An order-free total of this chunk's queries: global if known, else from the chunk."""
         known = self.evaluation.known_totals.get(kind)
@@ -177,21 +192,31 @@ def _gain_at_k(work, k, discounted, scaled):
 
 
 def _hits(work, k):
+    if not work.head(k).tied:
+        return _kernels.relevant_counts(*work.relevant_positions(k))
     block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.expected_gain_at_k(head, block_relevant, discounted=False)
 
 
 def _reciprocal_rank(work, k):
+    head = work.head(k)
+    if not head.tied:
+        return _kernels.first_relevant_reciprocal_rank(head, *work.relevant_positions(k))
     block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.expected_reciprocal_rank(head, block_relevant, work.cutoffs(k))
 
 
 def _hit(work, k):
+    if not work.head(k).tied:
+        return (_kernels.relevant_counts(*work.relevant_positions(k)) > 0).astype(np.float64)
     block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.hit_probability(head, block_relevant)
 
 
 def _precision_sum(work, k):
+    head = work.head(k)
+    if not head.tied:
+        return _kernels.relevant_precision_sum(head, *work.relevant_positions(k))
     block_relevant, head = work.block_sum(k, work.table("relevant"))
     return _kernels.expected_precision_sum(head, block_relevant)
 
@@ -201,11 +226,10 @@ def _hits_at_r(work):
     cutoffs = work.total_relevant().astype(np.int64)
     chunk = work.chunk
     if chunk.blocks_are_rows:
-        # Single-document blocks: count relevant documents ranked above R
-        # in the whole-list head that other metrics share.
-        block_relevant, head = work.block_sum(None, work.table("relevant"))
-        inside = head.offset < cutoffs[head.query]
-        return head.sum_per_query(np.where(inside, block_relevant, 0.0))
+        # Single documents: count the relevant ones ranked above R, from the
+        # relevant positions of the whole lists that other metrics share.
+        head = work.head(None)
+        return _kernels.relevant_ranked_before(head, *work.relevant_positions(None), cutoffs)
     head = chunk.head(cutoffs)
     return _kernels.expected_gain_at_k(
         head, head.block_sum(work.table("relevant")), discounted=False

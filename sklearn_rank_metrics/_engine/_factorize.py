@@ -418,9 +418,12 @@ def _distinct_values(labels):
     return values
 
 
-def code_labels(labels):
-    """Code relevance labels (validated: numeric, finite, >= 0) as :class:`LabelCodes`."""
-    top = labels.max()
+def code_labels(labels, top=None):
+    """Code relevance labels (validated: numeric, finite, >= 0) as :class:`LabelCodes`.
+
+    ``top``, the largest label, saves a pass when known.
+    """
+    top = labels.max() if top is None else top
     if top < 1 << 16:
         small = _small_integer_codes(labels, int(top))
         if small is not None:

@@ -37,6 +37,43 @@ def expected_gain_at_k(head, block_gain, *, discounted):
     return head.sum_per_query(block_gain * weight)
 
 
+# ---------------------------------------------- heads of single documents
+# With every block a single document, the binary-relevance metrics follow
+# from where the relevant documents are: ``relevant`` lists the head blocks
+# holding one, query by query, ``relevant[starts[q]:starts[q + 1]]`` those of
+# query ``q`` (see ``Head.flagged_per_query``).
+
+
+def relevant_counts(relevant, starts):
+    """Relevant documents in each query's head (hits@k)."""
+    return np.diff(np.append(starts, relevant.shape[0])).astype(np.float64)
+
+
+def first_relevant_reciprocal_rank(head, relevant, starts):
+    """``1 / rank`` of each query's first relevant document in the head, else 0."""
+    queries = np.flatnonzero(np.append(starts[1:], relevant.shape[0]) > starts)
+    reciprocal_rank = np.zeros(starts.shape[0])
+    reciprocal_rank[queries] = 1.0 / (head.offsets_of(relevant[starts[queries]], queries) + 1.0)
+    return reciprocal_rank
+
+
+def relevant_precision_sum(head, relevant, starts):
+    """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p."""
+    counts = np.diff(np.append(starts, relevant.shape[0]))
+    precision = np.arange(1.0, relevant.shape[0] + 1.0)
+    precision -= np.repeat(starts, counts)
+    precision /= head.offsets_of(relevant, counts=counts) + 1.0
+    return sum_segments(precision, starts)
+
+
+def relevant_ranked_before(head, relevant, starts, cutoffs):
+    """Relevant documents of each query ranked before its own cutoff."""
+    counts = np.diff(np.append(starts, relevant.shape[0]))
+    inside = head.offsets_of(relevant, counts=counts) < np.repeat(cutoffs, counts)
+    return sum_segments(inside.astype(np.float64), starts)
+
+
+# ------------------------------------------------------------- tie blocks
 def _log_binomial(n, k):
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
@@ -62,9 +99,6 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
     blocks, queries = _first_relevant_blocks(head, block_relevant)
     offset = head.offset[blocks]
     reciprocal_rank = np.zeros(head.chunk.n_queries)
-    if not head.tied:
-        reciprocal_rank[queries] = 1.0 / (offset + 1.0)
-        return reciprocal_rank
     size = head.size[blocks].astype(np.float64)
     relevant = block_relevant[blocks]
     last_possible = (size - relevant + 1).astype(np.int64)
@@ -113,16 +147,6 @@ def expected_precision_sum(head, block_relevant):
     ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
     n_queries = head.chunk.n_queries
-    if not head.tied:
-        # Single-document blocks: the j-th relevant document of a query, at
-        # rank p, adds precision@p = j / p.
-        relevant, starts = head.flagged_per_query(block_relevant > 0)
-        per_query = np.diff(np.append(starts, relevant.shape[0]))
-        precision = np.arange(1.0, relevant.shape[0] + 1.0)
-        precision -= np.repeat(starts, per_query)
-        precision /= head.offset[relevant] + 1.0
-        return sum_segments(precision, starts)
-
     # Relevant documents ranked before each block: a cumulative sum that
     # restarts at every query's first head block.
     through = np.cumsum(block_relevant)

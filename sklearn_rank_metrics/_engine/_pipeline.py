@@ -67,15 +67,16 @@ def evaluate_requests(
     data = check_ranking_input(y_true, y_score, qid, sample_weight)
     n_relevant = check_n_relevant(n_relevant, data.query_ids)
     sort_arguments = (
-        data.y_score, data.y_true, data.query_codes, data.n_queries, ties, data.rows_are_queries
-    )
+        data.y_score, data.y_true, data.query_codes, data.n_queries, ties,
+        data.rows_are_queries, data.score_range,
+    )  # fmt: skip
     n_documents = data.y_true.shape[0]
     with call_threads(n_documents) as (pool, n_threads):
         if pool is None:
             ranking = _done(rank_order, *sort_arguments)
         else:
             ranking = pool.submit(rank_order, *sort_arguments)
-        ranked = RankedQueries(data, code_labels(data.y_true), ranking, ties)
+        ranked = RankedQueries(data, code_labels(data.y_true, top=data.label_range[1]), ranking, ties)
         evaluation = Evaluation(
             ranked,
             gain=gain,

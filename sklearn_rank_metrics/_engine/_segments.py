@@ -64,13 +64,14 @@ def count_per_query(query_codes, n_queries):
     return counts
 
 
-@dataclass
 class Head:
     """The blocks of each query that start inside its cutoff.
 
     ``size`` and ``inside`` are the scalar 1 when every block is a single
     document (NumPy broadcasts them), which saves two arrays on the common
-    tie-free path.
+    tie-free path. A head of whole lists of single documents is the chunk's
+    ranking itself: its ``query`` and ``offset`` arrays are made only when
+    a kernel asks for them.
 
     Attributes
     ----------
@@ -85,14 +86,26 @@ class Head:
     chunk : QueryChunk
     """
 
-    query: np.ndarray
-    offset: np.ndarray
-    size: object
-    inside: object
-    chunk: object
-    _positions: np.ndarray | None  # blocks are rows: their ranked positions, None for all
-    _blocks: np.ndarray | None  # tie blocks: index of every head block
-    _query_starts: np.ndarray | None = None
+    def __init__(self, chunk, query=None, offset=None, size=1, inside=1, positions=None,
+                 blocks=None, query_starts=None):  # fmt: skip
+        self.chunk = chunk
+        self._query, self._offset = query, offset
+        self.size, self.inside = size, inside
+        self._positions = positions  # blocks are rows: their ranked positions, None for all
+        self._blocks = blocks  # tie blocks: index of every head block
+        self._query_starts = query_starts
+
+    @property
+    def query(self):
+        if self._query is None:
+            self._query = self.chunk.row_query
+        return self._query
+
+    @property
+    def offset(self):
+        if self._offset is None:
+            self._offset = self.chunk.row_offset
+        return self._offset
 
     @property
     def tied(self):
@@ -117,6 +130,23 @@ class Head:
         blocks = np.flatnonzero(flags)
         return blocks, np.searchsorted(blocks, self.query_starts())
 
+    def offsets_of(self, blocks, queries=None, counts=None):
+        """``offset[blocks]``, the blocks' queries given as indices or as counts per query.
+
+        Computed from the blocks' positions in a whole-list head, which has
+        no offset array of its own.
+        """
+        if self._offset is None and self._positions is None and self._blocks is None:
+            if counts is None:
+                return blocks - self.query_starts()[queries]
+            return blocks - np.repeat(self.query_starts(), counts)
+        return self.offset[blocks]
+
+    def codes(self):
+        """Label codes of the head's documents (blocks of single documents only)."""
+        codes = self.chunk.ranked_codes
+        return codes if self._positions is None else codes[self._positions]
+
     @property
     def discounts(self):
         """``1 / log2(rank + 1)`` for ranks 1, 2, ...: one table per call."""
@@ -132,10 +162,7 @@ class Head:
         if self._blocks is not None:
             return self.chunk.sum_over_tie_blocks(quantity)[self._blocks]
         if isinstance(quantity, LabelTable):
-            codes = self.chunk.ranked_codes
-            if self._positions is not None:
-                codes = codes[self._positions]
-            return quantity.values.take(codes)  # take: twice as fast as indexing by uint8
+            return quantity.values.take(self.codes())  # take: twice as fast as indexing by uint8
         return quantity if self._positions is None else quantity[self._positions]
 
 
@@ -333,14 +360,13 @@ class QueryChunk:
         """The :class:`Head`: blocks starting inside each query's cutoff."""
         if self.blocks_are_rows:
             if (cutoffs >= self.query_sizes).all():
-                return Head(
-                    self.row_query, self.row_offset, 1, 1, self, None, None, self.query_ptr[:-1]
-                )  # fmt: skip
+                return Head(self, query_starts=self.query_ptr[:-1])
             lengths = np.minimum(cutoffs, self.query_sizes)
             query = np.repeat(np.arange(self.n_queries), lengths)
             offset = segment_ranks(lengths)
             positions = self.query_ptr[query] + offset
-            return Head(query, offset, 1, 1, self, positions, None, np.cumsum(lengths) - lengths)
+            return Head(self, query, offset, positions=positions,
+                        query_starts=np.cumsum(lengths) - lengths)  # fmt: skip
         block_start = self.score_tie_ptr[:-1]
         block_query = self.row_query[block_start]
         offset = block_start - self.query_ptr[block_query]
@@ -348,4 +374,4 @@ class QueryChunk:
         query, offset = block_query[blocks], offset[blocks]
         size = np.diff(self.score_tie_ptr)[blocks]
         inside = np.minimum(size, cutoffs[query] - offset)
-        return Head(query, offset, size, inside, self, None, blocks)
+        return Head(self, query, offset, size, inside, blocks=blocks)

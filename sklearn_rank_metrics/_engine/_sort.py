@@ -151,35 +151,49 @@ def _offsets_in_runs(starts, n, start, stop):
     return np.arange(start, stop) - np.repeat(starts[first:last], ends - begins)
 
 
-def _rank_in_one_sort(keys, y_score, y_true, codes, n_queries, starts, ties):
-    """One sort of packed (query, truncated score, low part) keys, or None.
+def key_range(y_score):
+    """``(lowest, highest)`` score key: the keys of the largest and of the smallest score."""
+    ends = np.array([y_score.max(), y_score.min()], dtype=y_score.dtype)
+    low, high = _score_key_block(ends).tolist()
+    return low, high
+
+
+def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from_to):
+    """One sort of packed (query, truncated score key, low part) keys, or None.
 
     The low part is the row index, or with ``starts`` (every query one run
-    of rows starting there) the row's offset inside its query. None when too few
-    bits are left for the score, or when truncation made so many rows
-    collide that sorting by score first (:func:`_rank_in_two_sorts`) is
-    cheaper than re-sorting them all exactly. ``keys`` are sorted in place.
+    of rows starting there) the row's offset inside its query. The keys are
+    built block by block straight from the scores, shifted to start at the
+    lowest key ``keys_from_to[0]``. None when too few bits are left for the
+    score, or when truncation made so many rows collide that sorting by
+    score first (:func:`_rank_in_two_sorts`) is cheaper than re-sorting them
+    all exactly.
     """
-    n = keys.shape[0]
+    n = y_score.shape[0]
     if starts is not None:
         low_bits = _bits_for(np.diff(np.append(starts, n)).max())
     else:
         low_bits = _bits_for(n)
     code_bits = _bits_for(n_queries)
     score_bits = 63 - code_bits - low_bits
-    low, high = int(keys.min()), int(keys.max())
-    if score_bits < _MIN_PACKED_SCORE_BITS and (high - low).bit_length() > score_bits:
+    low, high = keys_from_to
+    span_bits = (high - low).bit_length()
+    if score_bits < _MIN_PACKED_SCORE_BITS and span_bits > score_bits:
         return None
-    packed = keys
-    unsigned, shift = _normalize(packed, score_bits)
-    unsigned <<= np.uint64(low_bits)
+    shift = max(0, span_bits - score_bits)
+    packed = np.empty(n, dtype=np.int64)
     for start, stop in _blocks(n):
-        block = packed[start:stop]
-        block |= np.left_shift(codes[start:stop], score_bits + low_bits, dtype=np.int64)
+        key = _score_key_block(y_score[start:stop]).view(np.uint64)
+        key -= np.uint64(low % 2**64)  # modular: exact for differences < 2**64
+        key >>= np.uint64(shift)
+        key <<= np.uint64(low_bits)
+        key = key.view(np.int64)
+        key |= np.left_shift(codes[start:stop], score_bits + low_bits, dtype=np.int64)
         if starts is not None:
-            block += _offsets_in_runs(starts, n, start, stop)
+            key += _offsets_in_runs(starts, n, start, stop)
         else:
-            block += np.arange(start, stop, dtype=np.int64)
+            key += np.arange(start, stop, dtype=np.int64)
+        packed[start:stop] = key
     packed.sort()
     collide = _collisions(packed, low_bits)
     if shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE:
@@ -226,7 +240,9 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     return by_query, tie_free
 
 
-def rank_order(y_score, y_true, query_codes, n_queries, ties, rows_are_queries=False):
+def rank_order(
+    y_score, y_true, query_codes, n_queries, ties, rows_are_queries=False, score_range=None
+):
     """Permutation of documents sorted by query, then by descending score.
 
     Parameters
@@ -241,6 +257,8 @@ def rank_order(y_score, y_true, query_codes, n_queries, ties, rows_are_queries=F
         ``"average"`` (kernels treat tied documents as exchangeable).
     rows_are_queries : bool, default=False
         True when query ``q`` is known to be the ``q``-th block of rows.
+    score_range : tuple, default=None
+        ``(min, max)`` of ``y_score`` when known (validation computes them).
 
     Returns
     -------
@@ -250,8 +268,8 @@ def rank_order(y_score, y_true, query_codes, n_queries, ties, rows_are_queries=F
         scores (False means they may).
     """
     n = y_score.shape[0]
-    keys = score_keys(y_score)
-    ranked = _rank_in_one_sort(keys, y_score, y_true, query_codes, n_queries, None, ties)
+    keys_from_to = key_range(y_score if score_range is None else np.array(score_range, y_score.dtype))
+    ranked = _rank_in_one_sort(y_score, y_true, query_codes, n_queries, None, ties, keys_from_to)
     if ranked is None:
         # Offsets inside contiguous queries need fewer bits than row indices.
         if rows_are_queries:
@@ -260,9 +278,8 @@ def rank_order(y_score, y_true, query_codes, n_queries, ties, rows_are_queries=F
             starts = run_starts(query_codes, max_runs=n_queries)
         if starts is not None and starts.shape[0] == n_queries:
             ranked = _rank_in_one_sort(
-                score_keys(y_score), y_score, y_true, query_codes, n_queries, starts, ties
+                y_score, y_true, query_codes, n_queries, starts, ties, keys_from_to
             )
     if ranked is not None:
         return ranked
-    del keys  # possibly sorted already: start again from the scores
     return _rank_in_two_sorts(score_keys(y_score), y_score, y_true, query_codes, ties)

@@ -33,6 +33,8 @@ class RankingInput:
         Weight of each query in means.
     rows_are_queries : bool
         True for 2-D input: query ``q`` is the contiguous row block ``q``.
+    score_range, label_range : tuple
+        ``(min, max)`` of the scores and of the labels.
     """
 
     y_true: np.ndarray
@@ -40,7 +42,9 @@ class RankingInput:
     query_codes: np.ndarray
     query_ids: np.ndarray
     query_weights: np.ndarray | None
-    rows_are_queries: bool = False
+    rows_are_queries: bool
+    score_range: tuple
+    label_range: tuple
 
     @property
     def n_queries(self):
@@ -48,7 +52,7 @@ class RankingInput:
 
 
 def _numeric_array(values, name):
-    """A 1-D or 2-D numeric array in its own dtype, finite; booleans as uint8."""
+    """``(array, (min, max))``: a 1-D or 2-D numeric array in its own dtype, finite; booleans as uint8."""
     try:
         array = np.asarray(values)
     except ValueError as exc:  # ragged nested lists
@@ -78,16 +82,15 @@ def _numeric_array(values, name):
         )
     if array.size == 0:
         raise ValueError(f"{name} is empty: at least one document is needed.")
-    if kind == "f":
-        # min and max propagate NaN and reach infinities: two passes, no temporary.
-        low, high = array.min(), array.max()
-        if np.isnan(low) or np.isnan(high) or np.isinf(low) or np.isinf(high):
-            bad = "NaN" if np.isnan(low) or np.isnan(high) else "infinite"
-            raise ValueError(
-                f"{name} contains {bad} values; remove those documents or replace the "
-                "values with finite numbers."
-            )
-    return array
+    # min and max propagate NaN and reach infinities: two passes, no temporary.
+    low, high = array.min(), array.max()
+    if kind == "f" and not (np.isfinite(low) and np.isfinite(high)):
+        bad = "NaN" if np.isnan(low) or np.isnan(high) else "infinite"
+        raise ValueError(
+            f"{name} contains {bad} values; remove those documents or replace the "
+            "values with finite numbers."
+        )
+    return array, (low, high)
 
 
 def _weights(sample_weight, n_expected, per):
@@ -131,14 +134,14 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
 
     Raises a ValueError or TypeError that names the argument and the fix.
     """
-    y_true = _numeric_array(y_true, "y_true")
-    y_score = _numeric_array(y_score, "y_score")
+    y_true, label_range = _numeric_array(y_true, "y_true")
+    y_score, score_range = _numeric_array(y_score, "y_score")
     if y_true.shape != y_score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape, got {y_true.shape} and "
             f"{y_score.shape}."
         )
-    if y_true.dtype.kind != "u" and y_true.min() < 0:
+    if label_range[0] < 0:
         raise ValueError(
             "y_true contains negative relevance labels; labels must be >= 0 "
             "(0 = not relevant, higher = more relevant)."
@@ -157,8 +160,9 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
         if sample_weight is not None:
             query_weights = _check_some_positive(_weights(sample_weight, n_queries, "row"))
         return RankingInput(
-            y_true.ravel(), y_score.ravel(), query_codes, query_ids, query_weights, True
-        )
+            y_true.ravel(), y_score.ravel(), query_codes, query_ids, query_weights, True,
+            score_range, label_range,
+        )  # fmt: skip
 
     n_samples = y_true.shape[0]
     if qid is None:
@@ -177,7 +181,9 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
         query_weights = _check_some_positive(
             _weights_per_query(doc_weights, query_codes, query_ids.shape[0])
         )
-    return RankingInput(y_true, y_score, query_codes, query_ids, query_weights)
+    return RankingInput(
+        y_true, y_score, query_codes, query_ids, query_weights, False, score_range, label_range
+    )
 
 
 def _key_matches_ids(key, id_kind):
