@@ -159,3 +159,19 @@ def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chun
     labels = np.random.default_rng(0).random(_factorize.MAX_CODED_LABELS + 10)
     coded = code_labels(labels)
     assert coded.codes is None and coded.values is None and coded.top == labels.max()
+
+
+@pytest.mark.parametrize("rows_per_slot", [1, 64, 10**6])  # fewer slots, more ids share one
+@pytest.mark.parametrize("kind", ["int64 sparse", "float", "ascii <U8", "ascii <U16", "non-ascii", "int8 negative"])
+def test_the_hash_table_path_gives_numpy_unique_codes(monkeypatch, kind, rows_per_slot):
+    """Large interleaved inputs are factorized by a hash table in NumPy; force it on small data."""
+    monkeypatch.setattr(_factorize, "_MIN_SLOT_BITS", 1)
+    monkeypatch.setattr(_factorize, "_MAX_OCCUPANCY", 1.0 if rows_per_slot < 10**6 else 0.0)
+    monkeypatch.setattr(_factorize, "_ROWS_PER_SLOT", rows_per_slot)
+    monkeypatch.setattr(_factorize, "_HASH_BLOCK", 1000)  # several blocks
+    monkeypatch.setattr(_factorize, "_TABLE_FRACTION", 10**9)  # no range table for ints
+    ids = _ids(kind, np.random.default_rng(rows_per_slot))
+    codes, uniques = factorize_query_ids(ids)
+    expected_uniques, expected_codes = np.unique(ids, return_inverse=True)
+    np.testing.assert_array_equal(codes, expected_codes.reshape(-1))
+    assert uniques.tolist() == expected_uniques.tolist()

@@ -123,14 +123,84 @@ def _factorize_by_sorting(ids):
     return codes, uniques
 
 
-def _factorize_by_hashing(ids):
-    """pandas' hash table (linear time) when installed, else a sort."""
+def _factorize_exactly(ids):
+    """``(codes, uniques)`` with uniques in any order: pandas' hash table, else a sort."""
     try:
         import pandas as pd
     except ImportError:
         return _factorize_by_sorting(ids)
     codes, uniques = pd.factorize(ids)
-    return _sorted(codes, np.asarray(uniques))
+    return codes, np.asarray(uniques)
+
+
+def _sorted_exactly(ids, sortable):
+    codes, uniques = _factorize_exactly(ids)
+    return _sorted(codes, sortable(np.asarray(uniques, dtype=ids.dtype)))
+
+
+# A direct-mapped table of one slot per this many rows holds nearly every id
+# of an input in its own slot. Beyond 2**20 slots (8 MB) random access leaves
+# the cache and costs more than the few ids sharing a slot.
+_ROWS_PER_SLOT = 4
+_MIN_SLOT_BITS, _MAX_SLOT_BITS = 16, 20
+# With more of the table occupied, most ids would share a slot.
+_MAX_OCCUPANCY = 0.5
+# Fibonacci hashing: the top bits of id * 2**64 / golden ratio. The constant
+# is odd, so the product is a bijection on 64-bit words.
+_FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
+_HASH_BLOCK = 1 << 20
+
+
+def _factorize_by_hashing(ids, sortable=lambda uniques: uniques):
+    """``(codes, uniques)`` of 8-byte ids with many distinct values, uniques sorted.
+
+    A hash table in NumPy, for interleaved ids that no range table or run
+    detection handles: each id goes to slot ``hash(id)`` of a table of about
+    n/4 slots (one vectorized scatter); the rows whose slot holds their own
+    id - nearly all, unless ids are nearly as many as rows - are numbered by
+    slot. The ids that share a slot with another are factorized exactly
+    (:func:`_factorize_exactly`). Random access stays within the table,
+    which is why this beats a general hash table on random-looking ids.
+    The distinct ids are ordered by ``sortable(uniques)`` (packed strings
+    sort as the strings they hold) and the codes written once, in that order.
+    """
+    n = ids.shape[0]
+    if n < 1 << _MIN_SLOT_BITS:
+        return _sorted_exactly(ids, sortable)
+    keys = ids.view(np.uint64)
+    bits = min(max((n // _ROWS_PER_SLOT).bit_length(), _MIN_SLOT_BITS), _MAX_SLOT_BITS)
+    table = np.zeros(1 << bits, dtype=np.uint64)
+    slot = np.empty(n, dtype=np.int32)
+    blocks = [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
+    for start, stop in blocks:
+        block_slot = ((keys[start:stop] * _FIBONACCI) >> np.uint64(64 - bits)).astype(np.intp)
+        table[block_slot] = keys[start:stop]  # one id per slot: whichever came last
+        slot[start:stop] = block_slot
+    if np.count_nonzero(table) > _MAX_OCCUPANCY * table.shape[0]:
+        return _sorted_exactly(ids, sortable)
+    resolved = np.empty(n, dtype=bool)
+    used = np.zeros(1 << bits, dtype=bool)
+    for start, stop in blocks:
+        block_slot = slot[start:stop].astype(np.intp)
+        np.equal(table.take(block_slot), keys[start:stop], out=resolved[start:stop])
+        used[block_slot[resolved[start:stop]]] = True
+    uniques = table[used].view(ids.dtype)
+    unresolved = np.flatnonzero(~resolved)
+    other_codes, other_uniques = _factorize_exactly(ids[unresolved])
+    uniques = np.concatenate((uniques, np.asarray(other_uniques, dtype=ids.dtype)))
+    uniques = sortable(uniques)
+    order = np.argsort(uniques, kind="stable")
+    rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
+    rank[order] = np.arange(order.shape[0])
+    code_of_slot = np.zeros(1 << bits, dtype=rank.dtype)
+    code_of_slot[used] = rank[: int(np.count_nonzero(used))]
+    del table, used
+    codes = np.empty(n, dtype=rank.dtype)
+    for start, stop in blocks:
+        codes[start:stop] = code_of_slot.take(slot[start:stop].astype(np.intp))
+    # The ids of unresolved rows come last among the uniques, in their own numbering.
+    codes[unresolved] = rank[uniques.shape[0] - len(other_uniques) :][other_codes]
+    return codes, uniques[order]
 
 
 def factorize_numbers(ids):
@@ -144,29 +214,28 @@ def factorize_numbers(ids):
     starts = run_starts(ids, max_runs=n // 4)
     if starts is not None:
         return _factorize_by_runs(ids, starts)
+    if ids.dtype.itemsize != 8:
+        ids = ids.astype(np.int64 if ids.dtype.kind in "iu" else np.float64)
     return _factorize_by_hashing(ids)
 
 
 # ----------------------------------------------------------------- strings
-_ASCII_BITS = 7
-_MAX_PACKED_CHARACTERS = 63 // _ASCII_BITS  # 9 characters of 7 bits in one int64
+_MAX_PACKED_CHARACTERS = 8  # ASCII characters: one byte each in a uint64
 
 
-def _pack_ascii(characters):
-    """One uint64 per row, ordered as the strings: 7 bits a character, first ones highest."""
-    width = characters.shape[1]
-    packed = np.zeros(characters.shape[0], dtype=np.uint64)
-    for position in range(width):
-        shift = np.uint64(_ASCII_BITS * (_MAX_PACKED_CHARACTERS - 1 - position))
-        packed |= characters[:, position].astype(np.uint64) << shift
-    return packed
+def _pack_ascii(ids, start, stop):
+    """Rows ``start:stop`` of an ASCII ``<U`` array (at most 8 characters), one uint64 each.
+
+    Character ``i`` is byte ``i`` of the word: the first byte of its UCS-4 code unit.
+    """
+    width = ids.dtype.itemsize // 4
+    packed = np.zeros((stop - start, 8), dtype=np.uint8)
+    packed[:, :width] = ids[start:stop].view(np.uint8).reshape(stop - start, 4 * width)[:, ::4]
+    return packed.view(np.uint64).reshape(-1)
 
 
 def _unpack_ascii(packed, width):
-    characters = np.empty((packed.shape[0], width), dtype=np.uint32)
-    for position in range(width):
-        shift = np.uint64(_ASCII_BITS * (_MAX_PACKED_CHARACTERS - 1 - position))
-        characters[:, position] = (packed >> shift) & np.uint64(0x7F)
+    characters = packed.view(np.uint8).reshape(-1, 8)[:, :width].astype(np.uint32)
     return np.ascontiguousarray(characters).view(f"<U{width}").reshape(-1)
 
 
@@ -190,25 +259,31 @@ def _characters(ids, start, stop):
     return ids[start:stop].view(np.uint32).reshape(stop - start, width)
 
 
+def _factorize_packed(packed, sortable):
+    """``(codes, uniques)`` of packed words, ordered by ``sortable(uniques)`` (runs, or hashing)."""
+    starts = run_starts(packed, max_runs=packed.shape[0] // 4)
+    if starts is None:
+        return _factorize_by_hashing(packed, sortable)
+    codes, uniques = _factorize_by_runs(packed, starts)
+    return _sorted(codes, sortable(uniques))
+
+
 def _factorize_unicode(ids):
     """``(codes, uniques)`` of a NumPy ``<U`` array, uniques sorted as ``numpy.unique``."""
     ids = np.ascontiguousarray(ids)
     n, width = ids.shape[0], ids.dtype.itemsize // 4
     if width == 0:
         return np.zeros(n, dtype=np.int32), ids[:1]
-    ascii_only = all(
-        int(_characters(ids, start, stop).max()) < 1 << _ASCII_BITS for start, stop in _blocks(n)
-    )
-    if ascii_only and width <= _MAX_PACKED_CHARACTERS:
+    if width <= _MAX_PACKED_CHARACTERS and int(ids.view(np.uint32).max()) < 128:
         packed = np.empty(n, dtype=np.uint64)
         for start, stop in _blocks(n):
-            packed[start:stop] = _pack_ascii(_characters(ids, start, stop))
-        codes, packed_uniques = factorize_numbers(packed)
-        return codes, _unpack_ascii(packed_uniques, width).astype(ids.dtype)
+            packed[start:stop] = _pack_ascii(ids, start, stop)
+        # The words do not sort as the strings: the distinct strings are sorted.
+        return _factorize_packed(packed, lambda words: _unpack_ascii(words, width).astype(ids.dtype))
     hashed = np.empty(n, dtype=np.uint64)
     for start, stop in _blocks(n):
         hashed[start:stop] = _hash_rows(_characters(ids, start, stop))
-    codes, _ = factorize_numbers(hashed)
+    codes, _ = _factorize_packed(hashed, lambda words: words)
     del hashed
     # One row of each hash value; every row must equal it, else two ids collided.
     n_uniques = int(codes.max()) + 1
