@@ -161,17 +161,29 @@ def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chun
     assert coded.codes is None and coded.values is None and coded.top == labels.max()
 
 
+@pytest.mark.parametrize("threads", [None, 3])
 @pytest.mark.parametrize("rows_per_slot", [1, 64, 10**6])  # fewer slots, more ids share one
 @pytest.mark.parametrize("kind", ["int64 sparse", "float", "ascii <U8", "ascii <U16", "non-ascii", "int8 negative"])
-def test_the_hash_table_path_gives_numpy_unique_codes(monkeypatch, kind, rows_per_slot):
-    """Large interleaved inputs are factorized by a hash table in NumPy; force it on small data."""
+def test_the_hash_table_path_gives_numpy_unique_codes(monkeypatch, kind, rows_per_slot, threads):
+    """Large interleaved inputs are factorized by a hash table in NumPy (in blocks, on the
+    call's threads); force it on small data."""
+    from concurrent.futures import ThreadPoolExecutor
+    from contextlib import nullcontext
+
     monkeypatch.setattr(_factorize, "_MIN_SLOT_BITS", 1)
     monkeypatch.setattr(_factorize, "_MAX_OCCUPANCY", 1.0 if rows_per_slot < 10**6 else 0.0)
     monkeypatch.setattr(_factorize, "_ROWS_PER_SLOT", rows_per_slot)
     monkeypatch.setattr(_factorize, "_HASH_BLOCK", 1000)  # several blocks
     monkeypatch.setattr(_factorize, "_TABLE_FRACTION", 10**9)  # no range table for ints
     ids = _ids(kind, np.random.default_rng(rows_per_slot))
-    codes, uniques = factorize_query_ids(ids)
+    if kind == "non-ascii":  # ASCII blocks first: the packing must give up on the last one
+        ids = np.concatenate((np.array(["a", "bb", "c"])[np.arange(2500) % 3], ids[:500]))
+    with ThreadPoolExecutor(threads) if threads else nullcontext() as pool:
+        codes, uniques = factorize_query_ids(ids, pool=pool)
+        unsorted_codes, unsorted_uniques = factorize_query_ids(ids, sort=False, pool=pool)
     expected_uniques, expected_codes = np.unique(ids, return_inverse=True)
     np.testing.assert_array_equal(codes, expected_codes.reshape(-1))
     assert uniques.tolist() == expected_uniques.tolist()
+    np.testing.assert_array_equal(unsorted_uniques[unsorted_codes], ids)  # any order, same ids
+    assert sorted(unsorted_uniques.tolist()) == expected_uniques.tolist()
+

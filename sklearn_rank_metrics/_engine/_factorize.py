@@ -1,7 +1,9 @@
 """Query ids and labels as small integer codes, in memory linear in the rows.
 
 :func:`factorize_query_ids` maps query ids of any kind to codes
-``0 .. n_queries - 1`` in sorted-id order (the order of ``numpy.unique``):
+``0 .. n_queries - 1``, in sorted-id order (the order of ``numpy.unique``) or,
+with ``sort=False``, in whatever order is cheapest (the engine sorts its
+per-query results instead of renumbering every row):
 
 - integers spanning a range at most an eighth of the rows: a presence
   table over the range (the identity when ids are already ``0 .. n - 1``);
@@ -133,11 +135,6 @@ def _factorize_exactly(ids):
     return codes, np.asarray(uniques)
 
 
-def _sorted_exactly(ids, sortable):
-    codes, uniques = _factorize_exactly(ids)
-    return _sorted(codes, sortable(np.asarray(uniques, dtype=ids.dtype)))
-
-
 # A direct-mapped table of one slot per this many rows holds nearly every id
 # of an input in its own slot. Beyond 2**20 slots (8 MB) random access leaves
 # the cache and costs more than the few ids sharing a slot.
@@ -151,60 +148,73 @@ _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 _HASH_BLOCK = 1 << 20
 
 
-def _factorize_by_hashing(ids, sortable=lambda uniques: uniques):
-    """``(codes, uniques)`` of 8-byte ids with many distinct values, uniques sorted.
+def _map_blocks(function, blocks, pool):
+    """``[function(*block) for block in blocks]``, on the call's threads when there are some."""
+    if pool is None:
+        return [function(*block) for block in blocks]
+    return list(pool.map(lambda block: function(*block), blocks))
+
+
+def _factorize_by_hashing(ids, pool=None):
+    """``(codes, uniques)``, uniques in any order, of 8-byte ids with many distinct values.
 
     A hash table in NumPy, for interleaved ids that no range table or run
     detection handles: each id goes to slot ``hash(id)`` of a table of about
-    n/4 slots (one vectorized scatter); the rows whose slot holds their own
-    id - nearly all, unless ids are nearly as many as rows - are numbered by
-    slot. The ids that share a slot with another are factorized exactly
+    n/4 slots (one vectorized scatter; one id per slot, whichever came
+    last), the occupied slots are numbered, and one more pass gives every
+    row the number of its slot, and checks that the slot holds its own id -
+    nearly all rows do, unless ids are nearly as many as rows. The ids that
+    share a slot with another are factorized exactly
     (:func:`_factorize_exactly`). Random access stays within the table,
     which is why this beats a general hash table on random-looking ids.
-    The distinct ids are ordered by ``sortable(uniques)`` (packed strings
-    sort as the strings they hold) and the codes written once, in that order.
+    Both passes run block by block on the call's threads: concurrent
+    scatters leave one of the ids in a slot, which is all the first pass
+    needs, and the second only reads.
     """
     n = ids.shape[0]
     if n < 1 << _MIN_SLOT_BITS:
-        return _sorted_exactly(ids, sortable)
+        return _factorize_exactly(ids)
     keys = ids.view(np.uint64)
     bits = min(max((n // _ROWS_PER_SLOT).bit_length(), _MIN_SLOT_BITS), _MAX_SLOT_BITS)
     table = np.zeros(1 << bits, dtype=np.uint64)
     slot = np.empty(n, dtype=np.int32)
     blocks = [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
-    for start, stop in blocks:
+
+    def place(start, stop):
         block_slot = ((keys[start:stop] * _FIBONACCI) >> np.uint64(64 - bits)).astype(np.intp)
-        table[block_slot] = keys[start:stop]  # one id per slot: whichever came last
+        table[block_slot] = keys[start:stop]
         slot[start:stop] = block_slot
-    if np.count_nonzero(table) > _MAX_OCCUPANCY * table.shape[0]:
-        return _sorted_exactly(ids, sortable)
+        return not keys[start:stop].all()
+
+    has_zero = any(_map_blocks(place, blocks, pool))
+    # A slot is occupied iff it holds a nonzero word, or the word 0, which hashes to slot 0.
+    occupied = table != 0
+    occupied[0] |= has_zero
+    if np.count_nonzero(occupied) > _MAX_OCCUPANCY * table.shape[0]:
+        return _factorize_exactly(ids)
+    code_of_slot = np.cumsum(occupied, dtype=code_dtype(n))
+    code_of_slot -= 1
+    codes = np.empty(n, dtype=code_of_slot.dtype)
     resolved = np.empty(n, dtype=bool)
-    used = np.zeros(1 << bits, dtype=bool)
-    for start, stop in blocks:
+
+    def number(start, stop):
         block_slot = slot[start:stop].astype(np.intp)
         np.equal(table.take(block_slot), keys[start:stop], out=resolved[start:stop])
-        used[block_slot[resolved[start:stop]]] = True
-    uniques = table[used].view(ids.dtype)
+        code_of_slot.take(block_slot, out=codes[start:stop])
+
+    _map_blocks(number, blocks, pool)
+    uniques = table[occupied].view(ids.dtype)
+    del table, slot, occupied, code_of_slot
     unresolved = np.flatnonzero(~resolved)
+    if not unresolved.shape[0]:
+        return codes, uniques
     other_codes, other_uniques = _factorize_exactly(ids[unresolved])
-    uniques = np.concatenate((uniques, np.asarray(other_uniques, dtype=ids.dtype)))
-    uniques = sortable(uniques)
-    order = np.argsort(uniques, kind="stable")
-    rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
-    rank[order] = np.arange(order.shape[0])
-    code_of_slot = np.zeros(1 << bits, dtype=rank.dtype)
-    code_of_slot[used] = rank[: int(np.count_nonzero(used))]
-    del table, used
-    codes = np.empty(n, dtype=rank.dtype)
-    for start, stop in blocks:
-        codes[start:stop] = code_of_slot.take(slot[start:stop].astype(np.intp))
-    # The ids of unresolved rows come last among the uniques, in their own numbering.
-    codes[unresolved] = rank[uniques.shape[0] - len(other_uniques) :][other_codes]
-    return codes, uniques[order]
+    codes[unresolved] = other_codes + uniques.shape[0]
+    return codes, np.concatenate((uniques, np.asarray(other_uniques, dtype=ids.dtype)))
 
 
-def factorize_numbers(ids):
-    """``(codes, uniques)`` of integer or float ids, uniques ascending."""
+def factorize_numbers(ids, pool=None):
+    """``(codes, uniques)`` of integer or float ids, uniques in any order."""
     n = ids.shape[0]
     if ids.dtype.kind in "iu":
         low, high = int(ids.min()), int(ids.max())
@@ -216,22 +226,27 @@ def factorize_numbers(ids):
         return _factorize_by_runs(ids, starts)
     if ids.dtype.itemsize != 8:
         ids = ids.astype(np.int64 if ids.dtype.kind in "iu" else np.float64)
-    return _factorize_by_hashing(ids)
+    return _factorize_by_hashing(ids, pool)
 
 
 # ----------------------------------------------------------------- strings
 _MAX_PACKED_CHARACTERS = 8  # ASCII characters: one byte each in a uint64
 
 
-def _pack_ascii(ids, start, stop):
-    """Rows ``start:stop`` of an ASCII ``<U`` array (at most 8 characters), one uint64 each.
+def _pack_ascii(ids, start, stop, out):
+    """Pack rows ``start:stop`` of a ``<U`` array of at most 8 characters into ``out``, if ASCII.
 
-    Character ``i`` is byte ``i`` of the word: the first byte of its UCS-4 code unit.
+    One uint64 a row: character ``i`` is byte ``i`` of the word, the first
+    byte of its UCS-4 code unit. Returns False, packing nothing, when a
+    character is not ASCII.
     """
     width = ids.dtype.itemsize // 4
+    if int(ids[start:stop].view(np.uint32).max()) >= 128:
+        return False
     packed = np.zeros((stop - start, 8), dtype=np.uint8)
     packed[:, :width] = ids[start:stop].view(np.uint8).reshape(stop - start, 4 * width)[:, ::4]
-    return packed.view(np.uint64).reshape(-1)
+    out[start:stop] = packed.view(np.uint64).reshape(-1)
+    return True
 
 
 def _unpack_ascii(packed, width):
@@ -259,31 +274,31 @@ def _characters(ids, start, stop):
     return ids[start:stop].view(np.uint32).reshape(stop - start, width)
 
 
-def _factorize_packed(packed, sortable):
-    """``(codes, uniques)`` of packed words, ordered by ``sortable(uniques)`` (runs, or hashing)."""
+def _factorize_packed(packed, pool):
+    """``(codes, uniques)``, uniques in any order, of packed words: runs, or hashing."""
     starts = run_starts(packed, max_runs=packed.shape[0] // 4)
     if starts is None:
-        return _factorize_by_hashing(packed, sortable)
-    codes, uniques = _factorize_by_runs(packed, starts)
-    return _sorted(codes, sortable(uniques))
+        return _factorize_by_hashing(packed, pool)
+    return _factorize_by_runs(packed, starts)
 
 
-def _factorize_unicode(ids):
-    """``(codes, uniques)`` of a NumPy ``<U`` array, uniques sorted as ``numpy.unique``."""
+def _factorize_unicode(ids, pool=None):
+    """``(codes, uniques)`` of a NumPy ``<U`` array, uniques in any order."""
     ids = np.ascontiguousarray(ids)
     n, width = ids.shape[0], ids.dtype.itemsize // 4
     if width == 0:
         return np.zeros(n, dtype=np.int32), ids[:1]
-    if width <= _MAX_PACKED_CHARACTERS and int(ids.view(np.uint32).max()) < 128:
+    if width <= _MAX_PACKED_CHARACTERS:
         packed = np.empty(n, dtype=np.uint64)
-        for start, stop in _blocks(n):
-            packed[start:stop] = _pack_ascii(ids, start, stop)
-        # The words do not sort as the strings: the distinct strings are sorted.
-        return _factorize_packed(packed, lambda words: _unpack_ascii(words, width).astype(ids.dtype))
+        blocks = [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
+        if all(_map_blocks(lambda start, stop: _pack_ascii(ids, start, stop, packed), blocks, pool)):
+            codes, words = _factorize_packed(packed, pool)
+            return codes, _unpack_ascii(words, width).astype(ids.dtype)
+        del packed
     hashed = np.empty(n, dtype=np.uint64)
     for start, stop in _blocks(n):
         hashed[start:stop] = _hash_rows(_characters(ids, start, stop))
-    codes, _ = _factorize_packed(hashed, lambda words: words)
+    codes, _ = _factorize_packed(hashed, pool)
     del hashed
     # One row of each hash value; every row must equal it, else two ids collided.
     n_uniques = int(codes.max()) + 1
@@ -295,7 +310,7 @@ def _factorize_unicode(ids):
         if not np.array_equal(ids[start:stop], uniques[codes[start:stop]]):
             uniques, codes = np.unique(ids, return_inverse=True)  # a hash collision
             return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), uniques
-    return _sorted(codes, uniques)
+    return codes, uniques
 
 
 # ------------------------------------------------------- objects and pandas
@@ -355,7 +370,7 @@ def _factorize_objects(ids):
     codes, uniques = pd.factorize(ids, use_na_sentinel=False)
     uniques = np.asarray(uniques, dtype=object)
     _check_id_types(uniques)
-    return _sorted(codes, _as_id_array(uniques))
+    return codes, _as_id_array(uniques)
 
 
 def _factorize_categorical(categorical):
@@ -394,19 +409,33 @@ def _from_pandas(ids):
     return _factorize_objects(pd.array(ids))  # nullable ints, strings, Arrow types
 
 
-def factorize_query_ids(qid):
-    """Map query ids to codes: ``uniques[codes] == qid``, uniques sorted as ``numpy.unique``.
+def factorize_query_ids(qid, sort=True, pool=None):
+    """Map query ids to codes: ``uniques[codes] == qid``.
 
     Parameters
     ----------
     qid : array-like of shape (n_samples,)
         Ints or strings (NumPy, pandas or lists), not a mix of both.
+    sort : bool, default=True
+        True: uniques sorted as ``numpy.unique`` sorts them. False: in any
+        order, which spares renumbering every row when the caller can sort
+        its per-query results instead.
+    pool : concurrent.futures.Executor, default=None
+        The call's threads, for the passes over large inputs.
 
     Returns
     -------
     codes : ndarray of shape (n_samples,), int32 or int64
     uniques : ndarray of shape (n_queries,)
     """
+    codes, uniques = _factorize_any(qid, pool)
+    if sort and uniques.shape[0] > 1 and not (uniques[1:] > uniques[:-1]).all():
+        return _sorted(codes, uniques)
+    return codes, uniques
+
+
+def _factorize_any(qid, pool):
+    """``(codes, uniques)`` of query ids, uniques in any order."""
     from_pandas = _from_pandas(qid)
     if from_pandas is not None:
         return from_pandas
@@ -418,16 +447,16 @@ def factorize_query_ids(qid):
         raise ValueError(f"qid must be 1-D, one query id per document; got shape {ids.shape}.")
     kind = ids.dtype.kind
     if kind in "iu":
-        return factorize_numbers(ids)
+        return factorize_numbers(ids, pool)
     if kind == "f":
         if np.isnan(ids).any():
             raise ValueError(
                 "qid contains NaN; every document needs a query id. Drop those rows or "
                 "give them an id."
             )
-        return factorize_numbers(ids + 0.0)  # -0.0 and 0.0 are one query
+        return factorize_numbers(ids + 0.0, pool)  # -0.0 and 0.0 are one query
     if kind == "U":
-        return _factorize_unicode(ids)
+        return _factorize_unicode(ids, pool)
     if kind == "O":
         return _factorize_objects(ids)
     fix = "np.char.decode(qid, 'utf-8')" if kind == "S" else "qid.astype(str)"

@@ -9,6 +9,8 @@ each metric into a :class:`~._results.QueryResults`.
 from concurrent.futures import Future
 from dataclasses import dataclass
 
+import numpy as np
+
 from ._definitions import MetricDefinition, check_bounded
 from ._evaluation import Evaluation
 from ._factorize import code_labels
@@ -43,6 +45,12 @@ class Request:
     k: int | None = None
 
 
+def _size(values):
+    """The number of values of an array-like, to decide on threads before validating it."""
+    size = getattr(values, "size", None)
+    return size if isinstance(size, int) else len(values)
+
+
 def _done(function, *args):
     future = Future()
     future.set_result(function(*args))
@@ -64,14 +72,14 @@ def evaluate_requests(
     """
     for request in requests:
         check_bounded(request.definition, no_relevant, request.name)
-    data = check_ranking_input(y_true, y_score, qid, sample_weight)
-    n_relevant = check_n_relevant(n_relevant, data.query_ids)
-    sort_arguments = (
-        data.y_score, data.y_true, data.query_codes, data.n_queries, ties,
-        data.rows_are_queries, data.score_range,
-    )  # fmt: skip
-    n_documents = data.y_true.shape[0]
+    n_documents = _size(y_score)
     with call_threads(n_documents) as (pool, n_threads):
+        data = check_ranking_input(y_true, y_score, qid, sample_weight, pool)
+        n_relevant = check_n_relevant(n_relevant, data.query_ids)
+        sort_arguments = (
+            data.y_score, data.y_true, data.query_codes, data.n_queries, ties,
+            data.rows_are_queries, data.score_range,
+        )  # fmt: skip
         if pool is None:
             ranking = _done(rank_order, *sort_arguments)
         else:
@@ -95,8 +103,15 @@ def evaluate_requests(
         per_query = [
             request.definition.computation.finalize(evaluation, request.k) for request in requests
         ]
+    # Codes number the queries in whatever order factorizing found cheapest;
+    # results come in sorted-id order (numpy.unique's).
+    query_ids, query_weights, order = data.query_ids, data.query_weights, None
+    if query_ids.shape[0] > 1 and not (query_ids[1:] > query_ids[:-1]).all():
+        order = np.argsort(query_ids, kind="stable")
+        query_ids = query_ids[order]
+        query_weights = None if query_weights is None else query_weights[order]
     metric_results = {
-        request.name: finish(request.name, values, no_relevant)
+        request.name: finish(request.name, values, no_relevant, order)
         for request, values in zip(requests, per_query)
     }
-    return QueryResults(data.query_ids, metric_results, data.query_weights)
+    return QueryResults(query_ids, metric_results, query_weights)

@@ -56,8 +56,18 @@ def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
-def finish(name, query_values, no_relevant):
-    """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`."""
+def finish(name, query_values, no_relevant, order=None):
+    """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`.
+
+    ``order`` puts the queries in sorted-id order (None: they are already).
+    """
+    if order is not None:
+        query_values = QueryValues(
+            query_values.values[order],
+            None if query_values.no_relevant is None else query_values.no_relevant[order],
+            None if query_values.pool_weights is None else query_values.pool_weights[order],
+            query_values.undefined_reason,
+        )
     values = np.array(query_values.values, dtype=np.float64)
     n_queries = values.shape[0]
     skipped = np.zeros(n_queries, dtype=bool)

@@ -28,7 +28,9 @@ class RankingInput:
     query_codes : ndarray of shape (n_documents,), int32 or int64
         ``query_ids[query_codes[i]]`` is the query of document ``i``.
     query_ids : ndarray of shape (n_queries,)
-        Sorted unique query ids (row numbers for 2-D input).
+        The distinct query ids, in the order of their codes (not necessarily
+        sorted: results are put in sorted order at the end); row numbers for
+        2-D input.
     query_weights : ndarray of shape (n_queries,) or None
         Weight of each query in means.
     rows_are_queries : bool
@@ -129,10 +131,11 @@ def _weights_per_query(doc_weights, query_codes, n_queries):
     return low
 
 
-def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
+def check_ranking_input(y_true, y_score, qid=None, sample_weight=None, pool=None):
     """Validate labels, scores, query ids and weights; return a :class:`RankingInput`.
 
     Raises a ValueError or TypeError that names the argument and the fix.
+    ``pool``, the call's threads, helps factorize large query ids.
     """
     y_true, label_range = _numeric_array(y_true, "y_true")
     y_score, score_range = _numeric_array(y_score, "y_score")
@@ -174,7 +177,7 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None):
                 f"qid has {len(qid)} entries but y_true has {n_samples}; pass one query "
                 "id per document."
             )
-        query_codes, query_ids = factorize_query_ids(qid)
+        query_codes, query_ids = factorize_query_ids(qid, sort=False, pool=pool)
     query_weights = None
     if sample_weight is not None:
         doc_weights = _weights(sample_weight, n_samples, "document")
@@ -198,7 +201,7 @@ def _key_matches_ids(key, id_kind):
 
 
 def check_n_relevant(n_relevant, query_ids):
-    """Map ``n_relevant`` (query id -> total relevant) onto the sorted ``query_ids``.
+    """Map ``n_relevant`` (query id -> total relevant) onto ``query_ids`` (in code order).
 
     Every key must be a query id of the input, of the same type (``1`` does
     not name the query ``"1"``): a key that names no query raises a
@@ -236,9 +239,11 @@ def check_n_relevant(n_relevant, query_ids):
         typed_keys = np.asarray(
             [keys[i] for i in typed], dtype=None if id_kind == "U" else query_ids.dtype
         )
-        where = np.minimum(np.searchsorted(query_ids, typed_keys), query_ids.shape[0] - 1)
-        positions[typed] = where
-        found[typed] = query_ids[where] == typed_keys
+        order = np.argsort(query_ids, kind="stable")
+        sorted_ids = query_ids[order]
+        where = np.minimum(np.searchsorted(sorted_ids, typed_keys), query_ids.shape[0] - 1)
+        positions[typed] = order[where]
+        found[typed] = sorted_ids[where] == typed_keys
     if not found.all():
         key = keys[int(np.flatnonzero(~found)[0])]
         raise ValueError(
