@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _kernels
 from ._factorize import BLOCK
+from ._segments import QueryChunk
 
 # A dense (query x label value) histogram is built while it has at most one
 # cell per this many documents (plus a small constant): bounded memory.
@@ -379,24 +380,24 @@ class Evaluation:
         if not todo:
             return
 
-        def compute_chunk(chunk):
-            work = _ChunkWork(chunk, self)
+        def compute_chunk(bounds):
+            work = _ChunkWork(QueryChunk(self.rq, *bounds), self)
             return {quantity: _compute_quantity(quantity, work) for quantity in todo}
 
-        chunks = self.rq.chunks(self.chunk_rows)
+        bounds = self.rq.chunk_bounds(self.chunk_rows)
         if self.pool is None:
-            per_chunk = [compute_chunk(chunk) for chunk in chunks]
+            per_chunk = [compute_chunk(chunk) for chunk in bounds]
         else:
-            per_chunk = list(self.pool.map(compute_chunk, chunks))
+            per_chunk = list(self.pool.map(compute_chunk, bounds))
         n_queries = self.rq.n_queries
         for quantity in todo:
             parts = {}
-            for chunk, values in zip(chunks, per_chunk):
+            for (start, stop), values in zip(bounds, per_chunk):
                 value = values[quantity]
                 for name, part in value.items() if isinstance(value, dict) else [(None, value)]:
                     if name not in parts:
                         parts[name] = np.empty(n_queries, dtype=np.asarray(part).dtype)
-                    parts[name][chunk.start : chunk.stop] = part
+                    parts[name][start:stop] = part
             self._values[quantity] = parts[None] if None in parts else parts
 
     def value(self, quantity):

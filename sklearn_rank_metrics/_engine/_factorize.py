@@ -55,6 +55,16 @@ def _remap(codes, mapping, dtype):
     return out
 
 
+def _narrowed(codes, dtype):
+    """``codes.astype(dtype)``, block by block: no second full-size temporary."""
+    if codes.dtype == dtype:
+        return codes
+    out = np.empty(codes.shape[0], dtype=dtype)
+    for start, stop in _blocks(codes.shape[0]):
+        out[start:stop] = codes[start:stop]
+    return out
+
+
 def _sorted(codes, uniques):
     """Relabel ``codes`` so that ``uniques`` is ascending; codes come back as int32/int64."""
     order = np.argsort(uniques, kind="stable")
@@ -125,13 +135,30 @@ def _factorize_by_sorting(ids):
     return codes, uniques
 
 
+def _pandas_factorize(values, **options):
+    """pandas' hash factorization, its table grown with the distinct values.
+
+    ``pandas.factorize`` sizes its hash table for one entry per row (tens of
+    bytes a row); ``factorize_array`` with a small size hint grows it only as
+    distinct values come. Older pandas without that signature: ``factorize``.
+    """
+    import pandas as pd
+
+    try:
+        from pandas.core.algorithms import factorize_array
+
+        return factorize_array(values, size_hint=1024, **options)
+    except (ImportError, TypeError):
+        return pd.factorize(values, **options)
+
+
 def _factorize_exactly(ids):
     """``(codes, uniques)`` with uniques in any order: pandas' hash table, else a sort."""
     try:
-        import pandas as pd
+        import pandas  # noqa: F401 - only whether it is installed
     except ImportError:
         return _factorize_by_sorting(ids)
-    codes, uniques = pd.factorize(ids)
+    codes, uniques = _pandas_factorize(ids)
     return codes, np.asarray(uniques)
 
 
@@ -358,7 +385,7 @@ def _as_id_array(uniques):
 def _factorize_objects(ids):
     """``(codes, uniques)`` of an object array (or pandas data) of str or numbers."""
     try:
-        import pandas as pd
+        import pandas  # noqa: F401 - only whether it is installed
     except ImportError:
         try:
             uniques, codes = np.unique(ids, return_inverse=True)
@@ -367,10 +394,10 @@ def _factorize_objects(ids):
             raise
         _check_id_types(uniques)
         return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), _as_id_array(uniques)
-    codes, uniques = pd.factorize(ids, use_na_sentinel=False)
+    codes, uniques = _pandas_factorize(ids, use_na_sentinel=False)
     uniques = np.asarray(uniques, dtype=object)
     _check_id_types(uniques)
-    return codes, _as_id_array(uniques)
+    return _narrowed(codes, code_dtype(uniques.shape[0])), _as_id_array(uniques)
 
 
 def _factorize_categorical(categorical):
@@ -406,7 +433,10 @@ def _from_pandas(ids):
         return _factorize_categorical(getattr(ids, "cat", ids))
     if isinstance(ids.dtype, np.dtype):
         return None
-    return _factorize_objects(pd.array(ids))  # nullable ints, strings, Arrow types
+    # Strings, nullable ints, Arrow types: as objects (pandas' own string array
+    # gives its object array without a copy), missing values as NA.
+    values = ids.array if hasattr(ids, "array") else ids
+    return _factorize_objects(np.asarray(values, dtype=object))
 
 
 def factorize_query_ids(qid, sort=True, pool=None):

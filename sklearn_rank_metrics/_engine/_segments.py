@@ -245,19 +245,17 @@ class RankedQueries:
             self._label_tables[name] = LabelTable(name, function(values))
         return self._label_tables[name]
 
-    def chunks(self, max_rows):
-        """Cut the ranking into :class:`QueryChunk` pieces of whole queries.
+    def chunk_bounds(self, max_rows):
+        """``[(start, stop), ...]``: query ranges of about ``max_rows`` documents each.
 
-        Each chunk holds about ``max_rows`` documents, or one query where a
-        query is longer.
+        A query longer than ``max_rows`` is a chunk of its own. Chunks are
+        made from their bounds only when processed (:class:`QueryChunk`), so
+        that the arrays each one caches are freed with it.
         """
         targets = np.arange(0, self.n_documents, max_rows)
         first_query = np.unique(np.searchsorted(self.query_ptr, targets, side="right") - 1)
-        bounds = np.append(first_query, self.n_queries)
-        return [
-            QueryChunk(self, start, stop)
-            for start, stop in zip(bounds[:-1].tolist(), bounds[1:].tolist())
-        ]
+        bounds = np.append(first_query, self.n_queries).tolist()
+        return list(zip(bounds[:-1], bounds[1:]))
 
 
 class QueryChunk:
