@@ -17,7 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
-from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels
+from sklearn_rank_metrics._engine import _factorize, _kernels, _segments
 
 
 # ------------------------------------------------------ exponential overflow
@@ -98,8 +98,8 @@ def _quiet(function, *args, **kwargs):
 PATHS = {
     "histogram": {},
     # The order-free totals (relevant counts, ideal DCG) from each chunk.
-    "chunk totals": {(_evaluation, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
-                     (_evaluation, "_SMALL_HISTOGRAM"): 0},
+    "chunk totals": {(_segments, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
+                     (_segments, "_SMALL_HISTOGRAM"): 0},
     # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
     "chunk label codes": {(_factorize, "MAX_CODED_LABELS"): 1},
     # Discordant pairs by radix partition instead of one count per label value.

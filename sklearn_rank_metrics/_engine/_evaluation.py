@@ -10,9 +10,9 @@ such as ``("hits", 10)``:
   requested quantities in one pass per chunk, sharing heads and block sums;
 - *order-free* totals do not: the relevant documents in each list, whether
   a query has any gain, the ideal DCG. When the (query x label value)
-  histogram is small, they are summed from it over the input rows as they
-  came, while the sort runs in another thread; otherwise each chunk computes
-  them from its own ranked labels.
+  histogram is small (see :class:`~._segments.LabelHistogram`), they come from
+  it, while the sort may still run in another thread; otherwise each chunk
+  computes them from its own ranked labels.
 
 Chunks are independent, so they run on the call's thread pool when there is
 one; results do not depend on the number of threads or the chunk size.
@@ -23,11 +23,6 @@ import numpy as np
 from . import _kernels
 from ._factorize import BLOCK
 from ._segments import QueryChunk
-
-# A dense (query x label value) histogram is built while it has at most one
-# cell per this many documents (plus a small constant): bounded memory.
-_ROWS_PER_HISTOGRAM_CELL = 4
-_SMALL_HISTOGRAM = 1 << 16
 
 # NDCG is computed with per-query scaled gains when an unscaled DCG could
 # exceed this (float64 overflows at about 2**1024).
@@ -44,55 +39,6 @@ def gain_function(gain):
             return np.exp2(values) - 1.0
 
     return exponential
-
-
-class LabelHistogram:
-    """``counts[q, v]``: documents of query ``q`` with the ``v``-th label value.
-
-    Built block by block from the input rows, without the permutation.
-    """
-
-    def __init__(self, query_codes, label_codes, n_queries, n_values, discount_cumsum):
-        self.discount_cumsum = discount_cumsum
-        cells = n_queries * n_values
-        counts = np.zeros(cells, dtype=np.int64)
-        # Blocks of about n/16 rows: few bincount passes over the cells,
-        # small cell-index temporaries.
-        step = max(BLOCK, query_codes.shape[0] // 16)
-        for start in range(0, query_codes.shape[0], step):
-            cell = query_codes[start : start + step].astype(np.intp)
-            cell *= n_values
-            cell += label_codes[start : start + step]
-            counts += np.bincount(cell, minlength=cells)
-        self.counts = counts.reshape(n_queries, n_values)
-
-    @classmethod
-    def if_small(cls, ranked_queries):
-        """The histogram, or None when it would be large or the labels have no global codes."""
-        labels, codes = ranked_queries.labels, ranked_queries.input.query_codes
-        if labels.codes is None:
-            return None
-        n_queries, n_values = ranked_queries.n_queries, labels.values.shape[0]
-        limit = max(codes.shape[0] // _ROWS_PER_HISTOGRAM_CELL, _SMALL_HISTOGRAM)
-        if n_queries * n_values > limit:
-            return None
-        return cls(codes, labels.codes, n_queries, n_values, ranked_queries.discount_cumsum)
-
-    def count(self, table):
-        """Per query: the sum over its documents of a per-label-value quantity."""
-        return self.counts @ table.values
-
-    def ideal_gain(self, table, cutoffs):
-        """DCG of the best ordering of each query's list, cut at ``cutoffs``.
-
-        The best ordering puts the ``c`` documents of the highest label at
-        positions ``1..c``, the next label after them, and so on.
-        """
-        counts = self.counts[:, ::-1]
-        end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
-        start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
-        cumulative = self.discount_cumsum[: int(end.max()) + 1]
-        return (cumulative[end] - cumulative[start]) @ table.values[::-1]
 
 
 class _ChunkWork:
@@ -354,7 +300,7 @@ class Evaluation:
         wanted = [q for q in quantities if q[0] in ORDER_FREE and q[-1:] != (True,)]
         if not wanted:
             return
-        histogram = LabelHistogram.if_small(self.rq)
+        histogram = self.rq.label_histogram
         if histogram is None:
             return
         values = self.rq.labels.values
@@ -366,7 +312,7 @@ class Evaluation:
                 total = histogram.count(self.rq.label_table("positive", self.label_functions["positive"], values)) > 0
             else:
                 table = self.rq.label_table("gain", self.label_functions["gain"], values)
-                total = histogram.ideal_gain(table, self.cutoffs(quantity[1]))
+                total = histogram.ideal_gain(table, self.cutoffs(quantity[1]), self.rq.discount_cumsum)
             self.known_totals[quantity] = total
 
     def compute(self, quantities):

@@ -56,6 +56,61 @@ def sum_by_group(values, groups, n_groups):
     return sum_segments(values, np.searchsorted(groups, np.arange(n_groups)))
 
 
+# A dense (query x label value) histogram is built while it has at most one
+# cell per this many documents (plus a small constant): bounded memory.
+_ROWS_PER_HISTOGRAM_CELL = 4
+_SMALL_HISTOGRAM = 1 << 16
+
+
+class LabelHistogram:
+    """``counts[q, v]``: documents of query ``q`` with the ``v``-th label value.
+
+    Built block by block from the input rows, without the permutation; it
+    also gives each query's size. Order-free totals (relevant documents,
+    ideal DCG) are read off it.
+    """
+
+    def __init__(self, query_codes, label_codes, n_queries, n_values):
+        cells = n_queries * n_values
+        counts = np.zeros(cells, dtype=np.int64)
+        # Blocks of about n/16 rows: few bincount passes over the cells,
+        # small cell-index temporaries.
+        step = max(BLOCK, query_codes.shape[0] // 16)
+        for start in range(0, query_codes.shape[0], step):
+            cell = query_codes[start : start + step].astype(np.intp)
+            cell *= n_values
+            cell += label_codes[start : start + step]
+            counts += np.bincount(cell, minlength=cells)
+        self.counts = counts.reshape(n_queries, n_values)
+
+    @classmethod
+    def if_small(cls, query_codes, n_queries, labels):
+        """The histogram, or None when it would be large or the labels have no global codes."""
+        if labels.codes is None:
+            return None
+        n_values = labels.values.shape[0]
+        limit = max(query_codes.shape[0] // _ROWS_PER_HISTOGRAM_CELL, _SMALL_HISTOGRAM)
+        if n_queries * n_values > limit:
+            return None
+        return cls(query_codes, labels.codes, n_queries, n_values)
+
+    def count(self, table):
+        """Per query: the sum over its documents of a per-label-value quantity."""
+        return self.counts @ table.values
+
+    def ideal_gain(self, table, cutoffs, discount_cumsum):
+        """DCG of the best ordering of each query's list, cut at ``cutoffs``.
+
+        The best ordering puts the ``c`` documents of the highest label at
+        positions ``1..c``, the next label after them, and so on.
+        """
+        counts = self.counts[:, ::-1]
+        end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
+        start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
+        cumulative = discount_cumsum[: int(end.max()) + 1]
+        return (cumulative[end] - cumulative[start]) @ table.values[::-1]
+
+
 def count_per_query(query_codes, n_queries):
     """Documents per query, counted block by block (no full-size intp copy)."""
     counts = np.zeros(n_queries, dtype=np.int64)
@@ -192,6 +247,8 @@ class RankedQueries:
 
     Attributes
     ----------
+    label_histogram : LabelHistogram or None
+        Per-query label counts, when small enough.
     query_ptr : ndarray of shape (n_queries + 1,)
         Segment offsets: query ``q`` holds ranked documents
         ``order[query_ptr[q]:query_ptr[q + 1]]``, queries in ``query_ids`` order.
@@ -202,7 +259,12 @@ class RankedQueries:
         self.labels = labels
         self.ties = ties
         self._ranking = ranking
-        self.query_sizes = count_per_query(ranking_input.query_codes, ranking_input.n_queries)
+        codes, n_queries = ranking_input.query_codes, ranking_input.n_queries
+        self.label_histogram = LabelHistogram.if_small(codes, n_queries, labels)
+        if self.label_histogram is None:
+            self.query_sizes = count_per_query(codes, n_queries)
+        else:
+            self.query_sizes = self.label_histogram.counts.sum(axis=1)
         self.query_ptr = np.zeros(self.query_sizes.shape[0] + 1, dtype=np.int64)
         np.cumsum(self.query_sizes, out=self.query_ptr[1:])
         self._label_tables = {}
