@@ -1,4 +1,4 @@
-"""Compare sklearn-rank-metrics with other ranking-evaluation tools (issue 5).
+"""Compare sklearn-rank-metrics with other ranking-evaluation tools.
 
     python benchmarks/bench_anchors.py --rows 1e5 1e6 1e7
 
@@ -17,7 +17,7 @@ fresh Python process, one after another, so that time and memory are its own:
   is reset (``/proc/self/clear_refs``);
 * traced peak: for this package and NumPy, the tracemalloc peak of one more
   call (NumPy reports its buffers to tracemalloc): the memory growth beyond
-  the inputs, which the issue's goal compares with the inputs' bytes (the
+  the inputs, which the goal compares with the inputs' bytes (the
   peers' memory growth is the RSS growth);
 * x argsort: seconds divided by one ``np.argsort(y_score)`` (default kind,
   best of 3) timed in its own process in the same run. The package's
@@ -448,7 +448,7 @@ def main(argv=None):
         "growth after loading and importing for the rows marked rss."
     )
     print()
-    print("Goals (issue 5):")
+    print("Goals:")
     print("\n".join(goal_lines))
     if mismatches:
         print()

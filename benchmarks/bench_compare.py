@@ -1,6 +1,7 @@
 """Before and after: the baseline package beside the new one, same run, same machine.
 
-    python benchmarks/bench_compare.py --before /work/base --after /work/main \\
+    git worktree add ../baseline <commit>     # the baseline, beside this checkout
+    python benchmarks/bench_compare.py --before ../baseline \\
         --rows 1e5 1e6 1e7 --wait-quiet 60 --json compare.json --write-docs
 
 About 70 processes per size; the whole run at 1e5, 1e6 and 1e7 rows takes
@@ -602,8 +603,11 @@ def write_docs(path, body):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", default="/work/base", help="source tree of the baseline package")
-    parser.add_argument("--after", default="/work/main", help="source tree of the new package")
+    parser.add_argument("--before", help="source tree of the baseline package (a checkout)")
+    parser.add_argument(
+        "--after", default=str(Path(__file__).resolve().parents[1]),
+        help="source tree of the new package (default: this checkout)",
+    )  # fmt: skip
     parser.add_argument("--skip-before", action="store_true", help="measure the --after tree only")
     parser.add_argument("--rows", nargs="+", default=["1e5", "1e6", "1e7"])
     parser.add_argument("--memory-from", default="1e6", help="memory cases at this many rows and more")
@@ -631,6 +635,8 @@ def main(argv=None):
         child_main(json.loads(args.child), args.tree, args.data, args.repeat)
         return 0
 
+    if not args.skip_before and args.before is None:
+        parser.error("give --before (a checkout of the baseline), or --skip-before")
     trees = {"after": args.after} if args.skip_before else {"before": args.before, "after": args.after}
     for tree in trees.values():
         if not (Path(tree) / "sklearn_rank_metrics" / "__init__.py").is_file():

@@ -1,4 +1,4 @@
-"""Seconds and peak memory of every metric function (issue 3).
+"""Seconds and peak memory of every metric function.
 
     python benchmarks/bench_metrics.py --rows 1e5 1e6 1e7
 

@@ -30,19 +30,15 @@ def main(argv=None):
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument(
         "--single-thread", action="store_true",
-        help="run the package's thread pool work inline, so cProfile (main thread only) sees it all",
+        help="one thread (sklearn_rank_metrics.config_context), so cProfile sees all the work",
     )
     args = parser.parse_args(argv)
 
+    import sklearn_rank_metrics
     from sklearn_rank_metrics import evaluate
 
     if args.single_thread:
-        try:
-            from sklearn_rank_metrics import _parallel
-        except ImportError:
-            _parallel = None
-        if _parallel is not None and hasattr(_parallel, "n_threads"):
-            _parallel.n_threads = lambda: 1  # private hook; profiling aid only
+        sklearn_rank_metrics.set_config(n_threads=1)
 
     rows = common.parse_rows(args.rows)
     y_true, y_score, qid = common.generate(rows, args.seed)
