@@ -8,6 +8,14 @@ from sklearn_rank_metrics._engine import _factorize
 from sklearn_rank_metrics._engine._factorize import code_labels, factorize_query_ids
 
 
+def _pandas_major():
+    try:
+        import pandas as pd
+    except ImportError:
+        return 0
+    return int(pd.__version__.split(".")[0])
+
+
 def _ids(kind, rng, n=3000):
     """Query ids of one kind, interleaved unless the kind says otherwise."""
     draws = rng.integers(0, 40, n)
@@ -96,6 +104,7 @@ def test_pandas_ids():
         pd.Series(pd.Categorical(values, categories=["z", "c", "b", "a"])),  # unused, unsorted
         pd.Index(values),
         pd.Categorical(values),
+        pd.Series(pd.Categorical(values, categories=[f"c{i}" for i in range(70000)] + ["a", "b", "c"])),
     ):
         codes, uniques = factorize_query_ids(ids)
         np.testing.assert_array_equal(codes, expected)
@@ -115,11 +124,34 @@ def test_pandas_ids():
         (np.array(["2020-01-01"], dtype="datetime64[D]"), TypeError, "ints or strings"),
         (np.array([b"a", b"b"]), TypeError, "decode"),
         (np.array([b"a", "b"], dtype=object), TypeError, "decode"),
+        (np.array([1, 1, True, True], dtype=object), TypeError, "1 and True one"),
+        (np.array([True, True, 1, 1], dtype=object), TypeError, "1 and True one"),
+        pytest.param(
+            np.array(["a", "a\x00", "a"], dtype=object), ValueError, "trailing NUL",
+            marks=pytest.mark.skipif(
+                _pandas_major() < 3,
+                reason="pandas before 3.0 hashes strings only up to their first NUL character",
+            ),
+        ),
     ],
 )
 def test_bad_ids(ids, error, match):
     with pytest.raises(error, match=match):
         factorize_query_ids(ids)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint16])
+def test_ids_keep_their_dtype_in_the_results(monkeypatch, dtype):
+    monkeypatch.setattr(_factorize, "_MIN_SLOT_BITS", 1)  # the hash table path too
+    monkeypatch.setattr(_factorize, "_TABLE_FRACTION", 10**9)
+    monkeypatch.setattr(_factorize, "_SMALL_TABLE", 0)
+    ids = np.array([0.5, 7, 0.5, 3, 7, 9] * 5 if dtype == np.float32 else [5, 7, 5, 3, 7, 9] * 5, dtype=dtype)
+    codes, uniques = factorize_query_ids(ids)
+    assert uniques.dtype == dtype and uniques.tolist() == np.unique(ids).tolist()
+    results = srm.evaluate(np.ones(30), np.arange(30.0), qid=ids, metrics=["mrr"], average=None)
+    assert results.query_ids.dtype == dtype
+    key = np.unique(ids)[0].item()
+    assert srm.map_score(np.ones(30), np.arange(30.0), qid=ids, n_relevant={key: 20}) > 0
 
 
 def test_pandas_missing_ids():

@@ -17,7 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
-from sklearn_rank_metrics._engine import _factorize, _kernels, _segments
+from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels, _pipeline, _segments
 
 
 # ------------------------------------------------------ exponential overflow
@@ -64,6 +64,23 @@ def test_unbounded_gains_that_overflow_raise_naming_the_fix(function):
     assert function([1000, 0], [0.2, 0.1], gain="exponential") == pytest.approx(2.0**1000)
 
 
+def test_ndcg_with_huge_linear_labels_is_exact():
+    # 1e302 times three documents is beyond what an unscaled sum may reach.
+    assert srm.ndcg_score([[1e302, 0.0, 5.0]], [[0.1, 0.3, 0.2]]) == pytest.approx(
+        (1e-302 * 5 / math.log2(3) + 1 / 2) / (1 + 1e-302 * 5 / math.log2(3)), rel=1e-12
+    )
+    assert srm.ndcg_score([[1e302, 0.0, 5.0]], [[0.3, 0.2, 0.1]]) == 1.0
+
+
+def test_a_first_chunk_without_hits_does_not_truncate_later_chunks(monkeypatch):
+    """Merged per-chunk results keep their floats when the first chunk adds up nothing."""
+    monkeypatch.setattr(_pipeline, "chunk_rows", lambda n_documents, n_threads: 1)
+    y_true, y_score, qid = [0, 0, 0, 1, 0, 1], [1, 1, 1, 1, 1, 0], [0, 0, 0, 1, 1, 1]
+    got = srm.map_score(y_true, y_score, qid=qid, average=None)
+    np.testing.assert_allclose(got, reference("map", y_true, y_score, qid=qid, average=None))
+    assert got[1] == pytest.approx(0.708333333333333)
+
+
 def test_scorers_and_evaluate_see_the_same_overflow_error():
     with pytest.raises(ValueError, match="overflows float64"):
         srm.evaluate([1100, 0], [0.2, 0.1], metrics=["ndcg", "dcg"], gain="exponential")
@@ -104,6 +121,10 @@ PATHS = {
     "chunk label codes": {(_factorize, "MAX_CODED_LABELS"): 1},
     # Discordant pairs by radix partition instead of one count per label value.
     "radix pairs": {(_kernels, "_MAX_VALUES_FOR_COUNTS"): 1},
+    # NDCG from gains divided per query by a power of two, as for huge labels.
+    "scaled gains": {(_evaluation, "_MAX_UNSCALED_GAIN_TOTAL"): 0.0},
+    # One query a chunk: results merged from many chunks, some with nothing to add.
+    "one query a chunk": {(_pipeline, "chunk_rows"): lambda n_documents, n_threads: 1},
 }  # fmt: skip
 
 

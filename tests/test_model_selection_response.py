@@ -192,9 +192,9 @@ def test_graded_classifier_with_text_labels_is_a_type_error():
 @pytest.mark.parametrize("response_method", ["proba", None, "predict_log_proba"])
 def test_unknown_response_method_is_an_error(response_method):
     X, y, qid = DATA["graded"]
-    with pytest.raises(ValueError, match="is not supported; use 'auto'"):
+    with pytest.raises(ValueError, match="response_method=.* is not valid.*one of 'auto'"):
         make_rank_scorer("ndcg@5", response_method=response_method)
-    with pytest.raises(ValueError, match="is not supported; use 'auto'"):
+    with pytest.raises(ValueError, match="response_method=.* is not valid.*one of 'auto'"):
         QueryRanker(Ridge(), response_method=response_method).fit(X, y, qid=qid)
 
 

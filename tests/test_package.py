@@ -122,6 +122,8 @@ def test_public_names():
         "recall_at_k_score", "recall_cap_score", "set_config",
     }  # fmt: skip
     for name in srm.__all__:
-        assert getattr(srm, name).__doc__, name
+        doc = inspect.getdoc(getattr(srm, name))
+        for section in ("See Also", "References", "Examples"):
+            assert f"\n{section}\n" in doc, (name, section)
     assert isinstance(srm.evaluate([1, 0], [2, 1], average=None), srm.QueryResults)
     np.testing.assert_array_equal(srm.evaluate([1, 0], [2, 1], average=None).query_ids, [0])

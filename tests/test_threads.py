@@ -29,19 +29,25 @@ def _evaluate(seed):
 
 
 def test_config_functions_and_context():
-    assert srm.get_config() == {"n_threads": None}
+    assert srm.get_config() == {"n_threads": -1}
     with srm.config_context(n_threads=2):
         assert srm.get_config() == {"n_threads": 2}
         with srm.config_context(n_threads=1):
             assert srm.get_config() == {"n_threads": 1}
+            with srm.config_context():  # None: unchanged, as in scikit-learn
+                assert srm.get_config() == {"n_threads": 1}
         assert srm.get_config() == {"n_threads": 2}
-    assert srm.get_config() == {"n_threads": None}
+    assert srm.get_config() == {"n_threads": -1}
     srm.set_config(n_threads=3)
     try:
         assert srm.get_config() == {"n_threads": 3}
+        srm.set_config()  # unchanged
+        assert srm.get_config() == {"n_threads": 3}
+        with srm.config_context(n_threads=-1):
+            assert srm.get_config() == {"n_threads": -1}
     finally:
-        srm.set_config(n_threads=None)
-    for bad, error in ((0, ValueError), (1.5, TypeError), ("2", TypeError)):
+        srm.set_config(n_threads=-1)
+    for bad, error in ((0, ValueError), (-2, ValueError), (1.5, TypeError), ("2", TypeError)):
         with pytest.raises(error, match="n_threads"):
             srm.set_config(n_threads=bad)
         with pytest.raises(error, match="n_threads"):
@@ -85,11 +91,17 @@ def test_joblib_workers_get_one_thread_each():
     assert limits == [1, 1]
 
 
-def test_no_thread_outlives_a_call():
+def test_no_thread_outlives_a_call(monkeypatch):
+    monkeypatch.setattr(joblib, "cpu_count", lambda: 4)  # a pool even on a 1-CPU machine
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    started = []
+    original = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start", lambda self: (started.append(self), original(self))[1])
     before = {thread.ident for thread in threading.enumerate()}
     with srm.config_context(n_threads=2):
         _evaluate(0)
     after = threading.enumerate()
+    assert any(thread.name.startswith("sklearn-rank-metrics") for thread in started)
     assert {thread.ident for thread in after} <= before
     assert not any(thread.name.startswith("sklearn-rank-metrics") for thread in after)
 

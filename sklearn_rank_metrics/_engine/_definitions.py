@@ -68,11 +68,12 @@ def _unbounded(discounted):
     def finalize(ev, k):
         values = ev.value(("gain", k, discounted, False))
         if not np.isfinite(values).all():
+            other_gain = " gain='linear'," if ev.gain == "exponential" else ""
             raise ValueError(
                 f"the {'discounted ' if discounted else ''}cumulative gain overflows float64: "
                 f"with gain={ev.gain!r}, labels up to {ev.rq.labels.top:g} have gains too "
-                "large to add up. Use ndcg_score, which is exact for any labels, "
-                "gain='linear', or smaller labels."
+                f"large to add up. Use ndcg_score, which is exact for any labels,{other_gain} "
+                "or smaller labels."
             )
         return QueryValues(values, no_relevant=~ev.value(("has_gain",)))
 
@@ -228,16 +229,6 @@ _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:@\s*(\S+))?\s*$")
 def valid_names():
     """Every accepted metric name: the definitions', then the aliases."""
     return sorted(METRICS) + sorted(ALIASES)
-
-
-def definition_for(function, **options):
-    """The definition a public function computes with its naming options (``level``, ``method``)."""
-    for definition in METRICS.values():
-        if definition.function == function and all(
-            options.get(key) == value for key, value in definition.fixed_options.items()
-        ):
-            return definition
-    raise KeyError((function, options))
 
 
 def check_bounded(definition, no_relevant, name):

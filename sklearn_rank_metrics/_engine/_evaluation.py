@@ -23,6 +23,7 @@ import numpy as np
 from . import _kernels
 from ._factorize import BLOCK
 from ._segments import QueryChunk
+from ._validation import plain
 
 # NDCG is computed with per-query scaled gains when an unscaled DCG could
 # exceed this (float64 overflows at about 2**1024).
@@ -123,7 +124,7 @@ class _ChunkWork:
         )[chunk.row_query]
         labels = values[codes]
         if self.evaluation.gain == "exponential":
-            return np.exp2(labels - exponent) - np.exp2(-exponent)
+            return np.exp2(labels - exponent) - np.exp2(-exponent.astype(np.float64))
         return np.ldexp(labels, -exponent)
 
 
@@ -134,8 +135,10 @@ class _ChunkWork:
 
 def _gain_at_k(work, k, discounted, scaled):
     quantity = work.scaled_gains() if scaled else work.table("gain")
-    block_gain, head = work.block_sum(k, quantity)
-    return _kernels.expected_gain_at_k(head, block_gain, discounted=discounted)
+    # Unscaled gains may overflow: DCG and CG raise an error for a non-finite value.
+    with np.errstate(over="ignore", invalid="ignore"):
+        block_gain, head = work.block_sum(k, quantity)
+        return _kernels.expected_gain_at_k(head, block_gain, discounted=discounted)
 
 
 def _hits(work, k):
@@ -271,25 +274,29 @@ class Evaluation:
         }
         self.known_totals = {}
         self._values = {}
+        self._cutoffs = {}
 
     def cutoffs(self, k):
-        """Cutoff per query: ``k``, or the list length for ``k=None``."""
+        """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
         if k is None:
             return self.rq.query_sizes
-        return np.full(self.rq.n_queries, k, dtype=np.int64)
+        if k not in self._cutoffs:
+            self._cutoffs[k] = np.full(self.rq.n_queries, k, dtype=np.int64)
+        return self._cutoffs[k]
 
     @property
     def needs_scaled_gains(self):
         """Whether an unscaled DCG could overflow float64 (so NDCG scales per query)."""
         top = self.rq.labels.top
         largest_gain = self.label_functions["gain"](np.array([top]))[0]
-        return not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
+        with np.errstate(over="ignore"):
+            return not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
 
     def gain_exponent(self, max_labels):
-        """Per query: a power of two at least its largest gain (0 for no gain)."""
+        """Per query: the exponent of a power of two at least its largest gain (0 for no gain)."""
         if self.gain == "exponential":
-            return np.ceil(max_labels)
-        return np.frexp(max_labels)[1].astype(np.float64)
+            return np.ceil(max_labels).astype(np.int64)
+        return np.frexp(max_labels)[1].astype(np.int64)
 
     def precompute_order_free(self, quantities):
         """Sum the order-free totals the quantities need from the label histogram, if small.
@@ -338,11 +345,15 @@ class Evaluation:
         n_queries = self.rq.n_queries
         for quantity in todo:
             parts = {}
+            # Every quantity is a float per query but "has_gain", a bool. The
+            # dtype is not taken from a chunk's part: a kernel may return ints
+            # for a chunk where it had nothing to add up.
+            dtype = bool if quantity[0] == "has_gain" else np.float64
             for (start, stop), values in zip(bounds, per_chunk):
                 value = values[quantity]
                 for name, part in value.items() if isinstance(value, dict) else [(None, value)]:
                     if name not in parts:
-                        parts[name] = np.empty(n_queries, dtype=np.asarray(part).dtype)
+                        parts[name] = np.empty(n_queries, dtype=dtype)
                     parts[name][start:stop] = part
             self._values[quantity] = parts[None] if None in parts else parts
 
@@ -363,7 +374,7 @@ class Evaluation:
         if too_few.any():
             q = int(np.flatnonzero(too_few)[0])
             raise ValueError(
-                f"n_relevant[{self.rq.input.query_ids[q]!r}] = {int(self.n_relevant[q])} is "
+                f"n_relevant[{plain(self.rq.input.query_ids[q])!r}] = {int(self.n_relevant[q])} is "
                 f"below the {int(in_list[q])} relevant documents (label >= "
                 f"{self.relevance_level:g}) in that query's list; n_relevant counts all "
                 "relevant documents, listed or not."

@@ -5,15 +5,19 @@
 with ``sort=False``, in whatever order is cheapest (the engine sorts its
 per-query results instead of renumbering every row):
 
-- integers spanning a range at most an eighth of the rows: a presence
-  table over the range (the identity when ids are already ``0 .. n - 1``);
+- integers spanning a range at most an eighth of the rows (or 65,536
+  values): a presence table over the range (the identity when ids are
+  already ``0 .. n - 1``);
 - ids in contiguous runs (rows grouped by query): the run values only;
-- other integers: pandas' hash table when installed, else a sort;
-- ASCII ``<U`` strings of at most 9 characters: packed, order-preserving,
-  into one uint64 each and factorized as integers; other ``<U`` strings are
-  hashed to uint64, factorized, and the hash checked exactly;
-- pandas categoricals: their codes; pandas strings and object arrays:
-  pandas' hash table (NumPy's sort without pandas).
+- other numbers: a hash table in NumPy (:func:`_factorize_by_hashing`) from
+  65,536 rows on, with pandas' hash table (else a sort) for smaller inputs
+  and for the few ids that share a slot;
+- ASCII ``<U`` strings of at most 8 characters: packed into one uint64 each
+  (a character a byte) and factorized as numbers; other ``<U`` strings are
+  hashed to uint64, factorized, and every row checked against its query's id;
+- pandas categoricals: their codes; object arrays and pandas' other
+  extension arrays (strings, nullable ints): pandas' hash table, grown with
+  the distinct ids (NumPy's sort without pandas).
 
 :func:`code_labels` maps relevance labels to uint8/uint16 codes into their
 sorted distinct values, or leaves them to be coded chunk by chunk when there
@@ -251,9 +255,11 @@ def factorize_numbers(ids, pool=None):
     starts = run_starts(ids, max_runs=n // 4)
     if starts is not None:
         return _factorize_by_runs(ids, starts)
-    if ids.dtype.itemsize != 8:
-        ids = ids.astype(np.int64 if ids.dtype.kind in "iu" else np.float64)
-    return _factorize_by_hashing(ids, pool)
+    if ids.dtype.itemsize == 8:
+        return _factorize_by_hashing(ids, pool)
+    wide = ids.astype(np.int64 if ids.dtype.kind in "iu" else np.float64)
+    codes, uniques = _factorize_by_hashing(wide, pool)
+    return codes, uniques.astype(ids.dtype)  # exact: the values came from that dtype
 
 
 # ----------------------------------------------------------------- strings
@@ -378,8 +384,18 @@ def _check_id_types(uniques):
 
 
 def _as_id_array(uniques):
-    """Distinct ids (checked: one type) as a NumPy array of that type (``<U`` for text)."""
-    return np.asarray(uniques.tolist())
+    """Distinct ids (checked: one type) as a NumPy array of that type (``<U`` for text).
+
+    NumPy strings drop trailing NUL characters, so ``"a"`` and ``"a\\x00"``,
+    two ids to Python, would become one: that is an error, not a merge.
+    """
+    ids = np.asarray(uniques.tolist())
+    if ids.dtype.kind == "U" and np.unique(ids).shape[0] < ids.shape[0]:
+        raise ValueError(
+            "qid has ids that differ only in trailing NUL characters (such as 'a' and "
+            "'a\\x00'), which NumPy strings cannot tell apart; remove the NUL characters."
+        )
+    return ids
 
 
 def _factorize_objects(ids):
@@ -394,6 +410,18 @@ def _factorize_objects(ids):
             raise
         _check_id_types(uniques)
         return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), _as_id_array(uniques)
+    from pandas.api.types import infer_dtype
+
+    # Hashing merges 1 and True (equal in Python): look at the types of all rows first.
+    kind = infer_dtype(ids, skipna=True)
+    if kind == "boolean":
+        raise TypeError("qid must hold ints or strings, got booleans; convert them, e.g. to int.")
+    if kind == "mixed-integer":
+        raise TypeError(
+            "qid mixes numbers and strings or booleans, so 1 and '1' would be different "
+            "queries and 1 and True one; convert all query ids to one type, e.g. "
+            "qid.astype(str)."
+        )
     codes, uniques = _pandas_factorize(ids, use_na_sentinel=False)
     uniques = np.asarray(uniques, dtype=object)
     _check_id_types(uniques)
@@ -408,16 +436,21 @@ def _factorize_categorical(categorical):
             "qid contains missing values; every document needs a query id. Drop those "
             "rows or give them an id."
         )
-    categories = np.asarray(categorical.categories, dtype=object)
-    present = np.zeros(categories.shape[0], dtype=bool)
-    for start, stop in _blocks(category_codes.shape[0]):
-        present[category_codes[start:stop]] = True
-    used = _as_id_array(categories[present])
-    _check_id_types(categories[present])
-    order = np.argsort(used, kind="stable")
-    new_code = np.full(categories.shape[0], -1, dtype=code_dtype(used.shape[0]))
-    new_code[np.flatnonzero(present)[order]] = np.arange(order.shape[0])
-    return _remap(category_codes, new_code, new_code.dtype), used[order]
+    categories = categorical.categories
+    n_rows, n_categories = category_codes.shape[0], len(categories)
+    if n_categories <= max(n_rows // _TABLE_FRACTION, _SMALL_TABLE):
+        present = np.zeros(n_categories, dtype=bool)
+        for start, stop in _blocks(n_rows):
+            present[category_codes[start:stop]] = True
+        new_code = np.cumsum(present, dtype=code_dtype(n_categories))
+        new_code -= 1
+        codes, in_use = _remap(category_codes, new_code, new_code.dtype), np.flatnonzero(present)
+    else:
+        # Far more categories than rows (a filtered frame): no table over them.
+        codes, in_use = _factorize_by_sorting(category_codes)
+    used = np.asarray(categories.take(in_use), dtype=object)
+    _check_id_types(used)
+    return codes, _as_id_array(used)
 
 
 def _from_pandas(ids):

@@ -168,7 +168,9 @@ def expected_precision_sum(head, block_relevant):
     j = segment_ranks(inside) + 1
     position = head.offset[blocks][term_block] + j
     contribution = (single[term_block] + (j - 1) * pair[term_block]) / position
-    return np.bincount(head.query[blocks][term_block], weights=contribution, minlength=n_queries)
+    return np.bincount(
+        head.query[blocks][term_block], weights=contribution, minlength=n_queries
+    ).astype(np.float64)  # an empty bincount is int64
 
 
 def _pairs(counts):

@@ -114,11 +114,17 @@ PARAMETERS = {
         "mean", None,
         fix="'mean' returns the mean over queries; None the value of every query.",
     ),
+    "response_method": options(
+        "auto", "predict", "decision_function", "predict_proba",
+        fix="'auto' ranks rankers and regressors by predict and classifiers by "
+        "decision_function or predict_proba; a method name asks for that method.",
+    ),
     "n_threads": Parameter(
-        "a positive int or None",
-        "None uses every CPU the process may use; 1 computes in the calling thread only.",
+        "a positive int, -1 or None",
+        "-1 uses every CPU the process may use, 1 computes in the calling thread only, "
+        "None leaves the setting unchanged.",
         has_type=lambda n: n is None or _is_int(n),
-        is_valid=lambda n: n is None or n >= 1,
+        is_valid=lambda n: n is None or n >= 1 or n == -1,
     ),
 }  # fmt: skip
 

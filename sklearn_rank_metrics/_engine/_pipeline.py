@@ -46,9 +46,12 @@ class Request:
 
 
 def _size(values):
-    """The number of values of an array-like, to decide on threads before validating it."""
+    """About how many values an array-like holds, to decide on threads before validating it."""
     size = getattr(values, "size", None)
-    return size if isinstance(size, int) else len(values)
+    if isinstance(size, int):
+        return size
+    first = values[0] if len(values) else None
+    return len(values) * (len(first) if hasattr(first, "__len__") else 1)  # nested lists: 2-D
 
 
 def _done(function, *args):

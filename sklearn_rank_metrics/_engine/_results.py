@@ -121,6 +121,13 @@ class QueryResults(Mapping):
     --------
     sklearn_rank_metrics.evaluate : Compute several metrics in one pass.
 
+    References
+    ----------
+    .. [1] M. D. Smucker, J. Allan and B. Carterette, "A Comparison of
+       Statistical Significance Tests for Information Retrieval Evaluation",
+       CIKM 2007 (why per-query values, paired by query, are the material of
+       comparisons between systems).
+
     Examples
     --------
     >>> from sklearn_rank_metrics import evaluate

@@ -11,9 +11,9 @@ The number of threads is the smallest of: the CPUs this process may use
 (``joblib.cpu_count()``: CPU affinity and cgroup quotas), ``OMP_NUM_THREADS``
 when set (joblib sets it to 1 in its workers, so ``GridSearchCV(n_jobs=...)``
 does not oversubscribe the machine), and the user's setting:
-:func:`config_context` / :func:`set_config` ``n_threads``, else the
-environment variable ``SKLEARN_RANK_METRICS_N_THREADS`` (which reaches worker
-processes).
+:func:`config_context` / :func:`set_config` ``n_threads`` (-1, the default,
+for no limit of the user's), else the environment variable
+``SKLEARN_RANK_METRICS_N_THREADS`` (which reaches worker processes).
 """
 
 import os
@@ -29,7 +29,7 @@ MIN_ROWS_FOR_THREADS = 1 << 18
 ENVIRONMENT_VARIABLE = "SKLEARN_RANK_METRICS_N_THREADS"
 
 _UNSET = object()
-_defaults = {"n_threads": None}  # set_config: for the whole process
+_defaults = {"n_threads": -1}  # set_config: for the whole process; -1: no limit of the user's
 _overrides = threading.local()  # config_context: for the current thread
 
 
@@ -39,19 +39,25 @@ def get_config():
     Returns
     -------
     config : dict
-        ``{"n_threads": int or None}``: the user's limit on threads per
-        call (None: no limit beyond the CPUs the process may use).
+        ``{"n_threads": int}``: the user's limit on threads per call, -1 for
+        none beyond the CPUs the process may use.
 
     See Also
     --------
     set_config : Set the configuration for the whole process.
     config_context : Set it for a block of code.
 
+    References
+    ----------
+    .. [1] joblib documentation, ``joblib.cpu_count`` (CPU affinity and
+       cgroup quotas) and the thread limits of joblib's workers,
+       https://joblib.readthedocs.io
+
     Examples
     --------
     >>> import sklearn_rank_metrics
     >>> sklearn_rank_metrics.get_config()
-    {'n_threads': None}
+    {'n_threads': -1}
     """
     n_threads = getattr(_overrides, "n_threads", _UNSET)
     return {"n_threads": _defaults["n_threads"] if n_threads is _UNSET else n_threads}
@@ -60,19 +66,27 @@ def get_config():
 def set_config(n_threads=None):
     """Set the configuration of sklearn_rank_metrics for the whole process.
 
+    As in :func:`sklearn.set_config`, an argument left at None is unchanged.
+
     Parameters
     ----------
-    n_threads : int or None, default=None
-        Most threads one call may use on large inputs. None: as many as
-        the CPUs the process may use (CPU affinity and cgroup quotas), or
-        ``OMP_NUM_THREADS``, or the environment variable
-        ``SKLEARN_RANK_METRICS_N_THREADS``, whichever is smallest. 1
-        computes everything in the calling thread.
+    n_threads : int, default=None
+        Most threads one call may use on large inputs; 1 computes
+        everything in the calling thread. -1 (the initial setting): as many
+        as the CPUs the process may use (CPU affinity and cgroup quotas),
+        ``OMP_NUM_THREADS`` and the environment variable
+        ``SKLEARN_RANK_METRICS_N_THREADS`` allow. None: unchanged.
 
     See Also
     --------
     get_config : The current configuration.
     config_context : Set it for a block of code only.
+
+    References
+    ----------
+    .. [1] joblib documentation, ``joblib.cpu_count`` (CPU affinity and
+       cgroup quotas) and the thread limits of joblib's workers,
+       https://joblib.readthedocs.io
 
     Examples
     --------
@@ -80,10 +94,11 @@ def set_config(n_threads=None):
     >>> sklearn_rank_metrics.set_config(n_threads=1)
     >>> sklearn_rank_metrics.get_config()
     {'n_threads': 1}
-    >>> sklearn_rank_metrics.set_config(n_threads=None)
+    >>> sklearn_rank_metrics.set_config(n_threads=-1)
     """
     check_parameters("set_config", n_threads=n_threads)
-    _defaults["n_threads"] = n_threads
+    if n_threads is not None:
+        _defaults["n_threads"] = n_threads
 
 
 @contextmanager
@@ -91,12 +106,14 @@ def config_context(*, n_threads=None):
     """Set the configuration of sklearn_rank_metrics inside a ``with`` block.
 
     The setting applies to calls made from the current thread inside the
-    block, and is restored when the block ends.
+    block, and is restored when the block ends. As in
+    :func:`sklearn.config_context`, an argument left at None is unchanged.
 
     Parameters
     ----------
-    n_threads : int or None, default=None
-        Most threads one call may use; see :func:`set_config`.
+    n_threads : int, default=None
+        Most threads one call may use; -1 for no limit of the user's; None:
+        unchanged. See :func:`set_config`.
 
     Yields
     ------
@@ -105,6 +122,12 @@ def config_context(*, n_threads=None):
     See Also
     --------
     set_config : Set the configuration for the whole process.
+
+    References
+    ----------
+    .. [1] joblib documentation, ``joblib.cpu_count`` (CPU affinity and
+       cgroup quotas) and the thread limits of joblib's workers,
+       https://joblib.readthedocs.io
 
     Examples
     --------
@@ -116,7 +139,8 @@ def config_context(*, n_threads=None):
     """
     check_parameters("config_context", n_threads=n_threads)
     previous = getattr(_overrides, "n_threads", _UNSET)
-    _overrides.n_threads = n_threads
+    if n_threads is not None:
+        _overrides.n_threads = n_threads
     try:
         yield
     finally:
@@ -141,7 +165,7 @@ def thread_limit():
     if omp is not None:
         limits.append(omp)
     user = get_config()["n_threads"]
-    if user is None:
+    if user == -1:
         user = _int_from_environment(ENVIRONMENT_VARIABLE)
     if user is not None:
         limits.append(user)

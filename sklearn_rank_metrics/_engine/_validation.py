@@ -189,6 +189,11 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None, pool=None
     )
 
 
+def plain(value):
+    """A NumPy scalar as the Python value it holds, for messages (``5``, not ``np.int64(5)``)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _key_matches_ids(key, id_kind):
     """Whether a key of ``n_relevant`` has the type of the query ids (so it can name one)."""
     if id_kind == "U":
@@ -247,9 +252,9 @@ def check_n_relevant(n_relevant, query_ids):
     if not found.all():
         key = keys[int(np.flatnonzero(~found)[0])]
         raise ValueError(
-            f"n_relevant has the key {key!r}, which is not a query id of the input "
-            f"(query ids look like {query_ids[0]!r}: same type and value needed); remove "
-            "the key or correct it."
+            f"n_relevant has the key {plain(key)!r}, which is not a query id of the input "
+            f"(query ids look like {plain(query_ids[0])!r}: same type and value needed); "
+            "remove the key or correct it."
         )
     totals[positions] = values.astype(np.int64)
     return totals

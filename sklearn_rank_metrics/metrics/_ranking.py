@@ -1,7 +1,7 @@
 """Public ranking metrics, one function per metric.
 
-Every function checks its options against the declared parameter table,
-then runs the package's one evaluation path (validate and factorize the
+Every function checks its options against the declared parameter table at
+its top, then runs the package's one evaluation path (validate and factorize the
 input, sort once, run the metric's kernels, average). Conventions follow
 trec_eval and scikit-learn unless an option says otherwise;
 ``docs/metrics.md`` lists them side by side.
@@ -26,23 +26,17 @@ def _score(function, metric, y_true, y_score, *, k=None, average, **options):
 
 
 def _gain_score(function, metric, y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average):  # fmt: skip
-    check_parameters(function, k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)
     return _score(function, metric, y_true, y_score, k=k, qid=qid, gain=gain, ties=ties,
                   no_relevant=no_relevant, sample_weight=sample_weight, average=average)  # fmt: skip
 
 
 def _binary_score(function, metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average):  # fmt: skip
-    check_parameters(function, k=k, relevance_level=relevance_level, n_relevant=n_relevant,
-                     ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _score(function, metric, y_true, y_score, k=k, qid=qid, relevance_level=relevance_level,
                   n_relevant=n_relevant, ties=ties, no_relevant=no_relevant,
                   sample_weight=sample_weight, average=average)  # fmt: skip
 
 
-def dcg_score(
-    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
-    sample_weight=None, average="mean",
-):  # fmt: skip
+def dcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Discounted cumulative gain at k (DCG@k).
 
     .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
@@ -126,13 +120,11 @@ def dcg_score(
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
     """
+    check_parameters("dcg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _gain_score("dcg_score", "dcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def ndcg_score(
-    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
-    sample_weight=None, average="mean",
-):  # fmt: skip
+def ndcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Normalized discounted cumulative gain at k (NDCG@k).
 
     .. math:: \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}, \qquad
@@ -217,13 +209,11 @@ def ndcg_score(
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
     """
+    check_parameters("ndcg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _gain_score("ndcg_score", "ndcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def cg_score(
-    y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero",
-    sample_weight=None, average="mean",
-):  # fmt: skip
+def cg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Cumulative gain at k (CG@k): the sum of the gains of the top k.
 
     .. math:: \mathrm{CG@k} = \sum_{i=1}^{\min(k, n)} g(rel_i)
@@ -301,13 +291,11 @@ def cg_score(
     >>> cg_score([5, 2, 0], [2, 1, 1], k=2)   # 5 + the mean of the tied 2 and 0
     6.0
     """
+    check_parameters("cg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _gain_score("cg_score", "cg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def mrr_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def mrr_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Mean reciprocal rank at k (MRR@k).
 
     .. math:: \mathrm{RR@k} = \begin{cases} 1 / \mathrm{rank}_1 & \text{if }
@@ -395,13 +383,11 @@ def mrr_score(
     >>> mrr_score(y_true, y_score, k=4, average=None)
     array([0.5, 1. , 0. ])
     """
+    check_parameters("mrr_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("mrr_score", "mrr", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def map_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def map_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Mean average precision at k (MAP@k); one query's value is AP@k.
 
     .. math:: \mathrm{AP@k} = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{P@i} \cdot rel_i
@@ -487,13 +473,11 @@ def map_score(
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
     0.55555...
     """
+    check_parameters("map_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("map_score", "map", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def precision_at_k_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def precision_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Precision at k (P@k): the share of the top k that is relevant.
 
     .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant documents in the top } k\}}{k}
@@ -571,13 +555,11 @@ def precision_at_k_score(
     >>> precision_at_k_score([1, 1], [2, 1], k=5)   # k, not the list length
     0.4
     """
+    check_parameters("precision_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("precision_at_k_score", "precision", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def recall_at_k_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def recall_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Recall at k: the share of a query's relevant documents in the top k.
 
     .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant documents in the top } k\}}{R}
@@ -651,13 +633,11 @@ def recall_at_k_score(
     >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.66666...
     """
+    check_parameters("recall_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("recall_at_k_score", "recall", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def f1_at_k_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def f1_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""F1 at k: the harmonic mean of P@k and Recall@k.
 
     .. math:: \mathrm{F1@k} = \frac{2\, \mathrm{P@k}\, \mathrm{Recall@k}}
@@ -732,13 +712,11 @@ def f1_at_k_score(
     >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
     0.66666...
     """
+    check_parameters("f1_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("f1_at_k_score", "f1", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def recall_cap_score(
-    y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def recall_cap_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Capped recall at k (R_cap@k), as in BEIR and MTEB.
 
     .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant documents in the top } k\}}{\min(k, R)}
@@ -812,13 +790,11 @@ def recall_cap_score(
     >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
     1.0
     """
+    check_parameters("recall_cap_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("recall_cap_score", "recall_cap", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def hit_rate_score(
-    y_true, y_score, *, k=None, qid=None, level="query", relevance_level=1, n_relevant=None,
-    ties="average", no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def hit_rate_score(y_true, y_score, *, k=None, qid=None, level="query", relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""Hit rate at k, per query (user) or per recommended item.
 
     ``level="query"``: the share of queries with at least one relevant
@@ -901,15 +877,12 @@ def hit_rate_score(
     >>> hit_rate_score(y_true, y_score, k=2, level="item")   # 1 hit in 4 items
     0.25
     """
-    check_parameters("hit_rate_score", level=level)
+    check_parameters("hit_rate_score", k=k, level=level, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     metric = "hit_rate_item" if level == "item" else "hit_rate"
     return _binary_score("hit_rate_score", metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def r_precision_score(
-    y_true, y_score, *, qid=None, relevance_level=1, n_relevant=None, ties="average",
-    no_relevant="zero", sample_weight=None, average="mean",
-):  # fmt: skip
+def r_precision_score(y_true, y_score, *, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
     r"""R-precision: precision at rank R, the query's number of relevant documents.
 
     .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant documents in the top } R\}}{R}
@@ -980,13 +953,11 @@ def r_precision_score(
     >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
     0.66666...
     """
+    check_parameters("r_precision_score", relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
     return _binary_score("r_precision_score", "r_precision", y_true, y_score, None, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
 
 
-def rank_correlation_score(
-    y_true, y_score, *, qid=None, method="rc", ties="average", sample_weight=None,
-    average="mean",
-):  # fmt: skip
+def rank_correlation_score(y_true, y_score, *, qid=None, method="rc", ties="average", sample_weight=None, average="mean"):  # fmt: skip
     r"""Rank correlation between the predicted order and the labels.
 
     ``method="rc"`` (default) is the rank correlation (RC) of Liu's

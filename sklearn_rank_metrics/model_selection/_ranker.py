@@ -116,6 +116,13 @@ default="auto"
     on the data sorted by query, whatever the order of the queries and
     however they were interleaved.
 
+    References
+    ----------
+    .. [1] LightGBM documentation, "LGBMRanker" (the ``group`` argument of
+       ``fit``), https://lightgbm.readthedocs.io
+    .. [2] XGBoost documentation, "Learning to Rank" (the ``qid`` argument of
+       ``fit``), https://xgboost.readthedocs.io
+
     Examples
     --------
     >>> from sklearn.linear_model import Ridge

@@ -19,23 +19,12 @@ by ``predict``:
 import numpy as np
 from sklearn.base import is_classifier
 
-RESPONSE_METHODS = ("auto", "predict", "decision_function", "predict_proba")
+from .._engine._params import check_parameters
 
 _NO_RESPONSE_FIX = (
     "Wrap the classifier in sklearn.calibration.CalibratedClassifierCV to give it "
     "predict_proba, or fit a regressor on the relevance labels instead."
 )
-
-
-def check_response_method(response_method):
-    """Raise a ValueError unless ``response_method`` is one of :data:`RESPONSE_METHODS`."""
-    if not (isinstance(response_method, str) and response_method in RESPONSE_METHODS):
-        raise ValueError(
-            f"response_method={response_method!r} is not supported; use 'auto' (the "
-            "rule: predict for rankers and regressors, decision_function or "
-            "predict_proba for classifiers), 'predict', 'decision_function' or "
-            "'predict_proba'."
-        )
 
 
 def response_method_for(estimator, response_method="auto"):
@@ -77,7 +66,7 @@ default="auto"
     >>> response_method_for(LogisticRegression().fit(X, y))
     'predict_proba'
     """
-    check_response_method(response_method)
+    check_parameters("response_method_for", response_method=response_method)
     name = type(estimator).__name__
     if not is_classifier(estimator):
         if response_method in ("auto", "predict"):

@@ -20,7 +20,8 @@ from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
 from .._engine._definitions import resolve_metric
-from ._response import call_method, check_response_method, ranking_scores
+from .._engine._params import check_parameters
+from ._response import call_method, ranking_scores
 from ._routing import resolve_qid
 
 # Supplied for every fold (qid, sample_weight) or by the scorer itself (y_true,
@@ -352,6 +353,13 @@ default="auto"
     make_rank_scorers : Several scorers at once, as a dict for ``scoring=``.
     QueryRanker : Fit learning-to-rank models with query ids.
 
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "The scoring parameter: defining model
+       evaluation rules", https://scikit-learn.org/stable/modules/model_evaluation.html
+    .. [2] scikit-learn User Guide, "Metadata Routing",
+       https://scikit-learn.org/stable/metadata_routing.html
+
     Examples
     --------
     >>> import numpy as np
@@ -381,7 +389,7 @@ default="auto"
     >>> make_rank_scorer("ndcg@2", qid_column=0)(ranker, X_with_qid, y)
     1.0
     """
-    check_response_method(response_method)
+    check_parameters("make_rank_scorer", response_method=response_method)
     score_func, options, accepts_sample_weight = _resolve_metric(
         metric, metric_kwargs, greater_is_better
     )
@@ -429,6 +437,16 @@ default="auto"
         ``{name: scorer}``, in the order given. scikit-learn's multi-metric
         scoring predicts once per fold for all of them, also beside its own
         scorers of the same method (``{**scorers, "r2": "r2"}``).
+
+    See Also
+    --------
+    make_rank_scorer : One scorer, from a metric name or function.
+    evaluate : The same metric names on predictions at hand.
+
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "Using multiple metric evaluation",
+       https://scikit-learn.org/stable/modules/grid_search.html
 
     Examples
     --------

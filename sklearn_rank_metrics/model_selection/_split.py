@@ -137,6 +137,11 @@ class QueryKFold(_QuerySplitter):
     QueryShuffleSplit : Random train/test splits of queries.
     sklearn.model_selection.GroupKFold : The same folds with ``groups=qid``.
 
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "Cross-validation iterators for grouped
+       data" (GroupKFold), https://scikit-learn.org/stable/modules/cross_validation.html
+
     Examples
     --------
     >>> import numpy as np
@@ -236,6 +241,11 @@ class QueryShuffleSplit(_QuerySplitter):
     --------
     QueryKFold : K-fold cross-validation by queries.
     sklearn.model_selection.GroupShuffleSplit : The same with ``groups=qid``.
+
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "Cross-validation iterators for grouped
+       data" (GroupShuffleSplit), https://scikit-learn.org/stable/modules/cross_validation.html
 
     Examples
     --------
