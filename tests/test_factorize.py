@@ -39,16 +39,31 @@ def _ids(kind, rng, n=3000):
         return np.array([f"query-{i:010d}" for i in rng.integers(0, 10**9, 40)])[draws]
     if kind == "non-ascii":
         return np.array(["é", "e", "ü1", "ü", "日本", "a\u00e9b", "z"])[draws % 7]
+    if kind == "latin-1 <U12":
+        return np.array([f"é-{i:010d}" for i in rng.integers(0, 10**9, 40)])[draws]
+    if kind == "cjk <U5":
+        return np.array([f"日本{i:03d}" for i in rng.integers(0, 10**3, 40)])[draws]
     if kind == "object str":
         return np.array(["b", "a", "ab", "b "], dtype=object)[draws % 4]
     if kind == "object int":
         return np.array([3, 1, 2**70, -5], dtype=object)[draws % 4]
+    if kind == "object str, one object a row":
+        return np.array([f"q{draw}" for draw in draws], dtype=object)
+    if kind == "object str, some shared":
+        shared = np.array([f"q{draw}" for draw in range(40)], dtype=object)[draws]
+        shared[::3] = [f"q{draw}" for draw in draws[::3]]  # equal values, other objects
+        return shared
     raise ValueError(kind)
 
 
+def ids_itemsize(kind):
+    return _ids(kind, np.random.default_rng(0), n=1).dtype.itemsize
+
+
 KINDS = ["int64 dense from 0", "int64 sparse", "int64 contiguous", "int8 negative", "int16 wide",
-         "uint64 above 2**63", "float", "ascii <U8", "ascii <U16", "non-ascii",
-         "object str", "object int"]  # fmt: skip
+         "uint64 above 2**63", "float", "ascii <U8", "ascii <U16", "non-ascii", "latin-1 <U12",
+         "cjk <U5",
+         "object str", "object int", "object str, one object a row", "object str, some shared"]  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -86,7 +101,7 @@ def test_large_input_with_int16_ids_spanning_the_dtype():
 
 def test_a_hash_collision_falls_back_to_an_exact_factorization(monkeypatch):
     """Long or non-ASCII strings are hashed; equal hashes of different ids must not merge them."""
-    monkeypatch.setattr(_factorize, "_hash_rows", lambda characters: np.zeros(characters.shape[0], np.uint64))
+    monkeypatch.setattr(_factorize, "_hash_words", lambda words: np.zeros(words.shape[0], np.uint64))
     ids = np.array(["ü-long-query-id-1", "ü-long-query-id-2", "ü-long-query-id-1"])
     codes, uniques = factorize_query_ids(ids)
     np.testing.assert_array_equal(codes, [0, 1, 0])
@@ -138,6 +153,32 @@ def test_pandas_ids():
 def test_bad_ids(ids, error, match):
     with pytest.raises(error, match=match):
         factorize_query_ids(ids)
+
+
+@pytest.mark.parametrize(
+    "values, error, match",
+    [
+        (["a", "b", None], ValueError, "None or NaN"),
+        (["a", "b", float("nan")], ValueError, "None or NaN"),
+        ([1, 2, "1"], TypeError, "mixes numbers and strings"),
+        ([1, 2, True], TypeError, "1 and True one"),
+        (["a", b"b"], TypeError, "decode"),
+        ([1.5, 2.5, 1.5], None, None),
+    ],
+)
+def test_object_ids_factorized_by_address_are_checked_by_value(monkeypatch, values, error, match):
+    """Rows holding the same object are grouped by address; the distinct objects are still
+    type-checked, and NaN or None in one row is still an error."""
+    monkeypatch.setattr(_factorize, "_MIN_SLOT_BITS", 1)
+    table = np.array(values + ["padding"], dtype=object)[:-1]
+    ids = table[np.random.default_rng(0).integers(0, len(values), 5000)]
+    ids[-1] = table[-1]  # the odd one out occurs
+    if error is None:
+        codes, uniques = factorize_query_ids(ids)
+        assert uniques.tolist() == sorted(set(values)) and (uniques[codes] == ids).all()
+    else:
+        with pytest.raises(error, match=match):
+            factorize_query_ids(ids)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.uint16])
@@ -194,18 +235,28 @@ def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chun
 
 
 @pytest.mark.parametrize("threads", [None, 3])
+@pytest.mark.parametrize("first_table_bits", [3, 20])  # 3: too small, a larger table follows
 @pytest.mark.parametrize("rows_per_slot", [1, 64, 10**6])  # fewer slots, more ids share one
-@pytest.mark.parametrize("kind", ["int64 sparse", "float", "ascii <U8", "ascii <U16", "non-ascii", "int8 negative"])
-def test_the_hash_table_path_gives_numpy_unique_codes(monkeypatch, kind, rows_per_slot, threads):
+@pytest.mark.parametrize(
+    "kind",
+    ["int64 sparse", "float", "ascii <U8", "ascii <U16", "non-ascii", "latin-1 <U12", "cjk <U5",
+     "int8 negative", "object str", "object int", "object str, one object a row",
+     "object str, some shared"],
+)
+def test_the_hash_table_path_gives_numpy_unique_codes(
+    monkeypatch, kind, rows_per_slot, first_table_bits, threads
+):
     """Large interleaved inputs are factorized by a hash table in NumPy (in blocks, on the
     call's threads); force it on small data."""
     from concurrent.futures import ThreadPoolExecutor
     from contextlib import nullcontext
 
     monkeypatch.setattr(_factorize, "_MIN_SLOT_BITS", 1)
-    monkeypatch.setattr(_factorize, "_MAX_OCCUPANCY", 1.0 if rows_per_slot < 10**6 else 0.0)
+    monkeypatch.setattr(_factorize, "_CACHED_SLOT_BITS", first_table_bits)
+    monkeypatch.setattr(_factorize, "_MAX_OCCUPANCY", {1: 0.5, 64: 1.0, 10**6: 0.0}[rows_per_slot])
     monkeypatch.setattr(_factorize, "_ROWS_PER_SLOT", rows_per_slot)
     monkeypatch.setattr(_factorize, "_HASH_BLOCK", 1000)  # several blocks
+    monkeypatch.setattr(_factorize, "_STRING_BLOCK_BYTES", 1000 * ids_itemsize(kind))
     monkeypatch.setattr(_factorize, "_TABLE_FRACTION", 10**9)  # no range table for ints
     ids = _ids(kind, np.random.default_rng(rows_per_slot))
     if kind == "non-ascii":  # ASCII blocks first: the packing must give up on the last one

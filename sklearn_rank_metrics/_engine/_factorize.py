@@ -26,6 +26,7 @@ so temporaries stay small; no table is sized by an id range or a label value
 beyond a small fraction of the rows.
 """
 
+import ctypes
 import numbers
 from dataclasses import dataclass
 
@@ -67,6 +68,14 @@ def _narrowed(codes, dtype):
     for start, stop in _blocks(codes.shape[0]):
         out[start:stop] = codes[start:stop]
     return out
+
+
+def _one_row_per_code(codes, n_codes):
+    """A row index of each code ``0 .. n_codes - 1`` (codes all present)."""
+    rows = np.empty(n_codes, dtype=np.intp)
+    for start, stop in _blocks(codes.shape[0]):
+        rows[codes[start:stop]] = np.arange(start, stop)
+    return rows
 
 
 def _sorted(codes, uniques):
@@ -167,16 +176,18 @@ def _factorize_exactly(ids):
 
 
 # A direct-mapped table of one slot per this many rows holds nearly every id
-# of an input in its own slot. Beyond 2**20 slots (8 MB) random access leaves
-# the cache and costs more than the few ids sharing a slot.
+# of an input in its own slot. The first table tried has at most 2**20 slots
+# (8 MB): beyond that random access leaves the cache. When the ids fill more
+# than half of it, a table of one slot per 4 rows is tried.
 _ROWS_PER_SLOT = 4
-_MIN_SLOT_BITS, _MAX_SLOT_BITS = 16, 20
+_MIN_SLOT_BITS, _CACHED_SLOT_BITS = 16, 20
 # With more of the table occupied, most ids would share a slot.
 _MAX_OCCUPANCY = 0.5
 # Fibonacci hashing: the top bits of id * 2**64 / golden ratio. The constant
 # is odd, so the product is a bijection on 64-bit words.
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
-_HASH_BLOCK = 1 << 20
+# Rows per block of the hash passes: their temporaries stay in the cache.
+_HASH_BLOCK = 1 << 16
 
 
 def _map_blocks(function, blocks, pool):
@@ -186,56 +197,78 @@ def _map_blocks(function, blocks, pool):
     return list(pool.map(lambda block: function(*block), blocks))
 
 
-def _factorize_by_hashing(ids, pool=None):
+def _hash_blocks(n):
+    return [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
+
+
+def _slots(keys, bits):
+    """The slot of each key in a table of ``2**bits`` slots, as intp."""
+    slots = keys * _FIBONACCI
+    slots >>= np.uint64(64 - bits)
+    return slots.view(np.intp)  # below 2**bits: the same value as a signed word
+
+
+def _hash_table(keys, bits, blocks, pool):
+    """A table of ``2**bits`` slots, each holding one of the keys hashed to it (0 if none).
+
+    Returns it with a mask of its occupied slots (a slot holds a nonzero key,
+    or the key 0, which hashes to slot 0). Concurrent scatters leave one of
+    the keys in a slot, which is all that is needed.
+    """
+    table = np.zeros(1 << bits, dtype=np.uint64)
+
+    def place(start, stop):
+        table[_slots(keys[start:stop], bits)] = keys[start:stop]
+        return not keys[start:stop].all()
+
+    has_zero = any(_map_blocks(place, blocks, pool))
+    occupied = table != 0
+    occupied[0] |= has_zero
+    return table, occupied
+
+
+def _factorize_by_hashing(ids, pool=None, give_up=False):
     """``(codes, uniques)``, uniques in any order, of 8-byte ids with many distinct values.
 
     A hash table in NumPy, for interleaved ids that no range table or run
     detection handles: each id goes to slot ``hash(id)`` of a table of about
-    n/4 slots (one vectorized scatter; one id per slot, whichever came
-    last), the occupied slots are numbered, and one more pass gives every
-    row the number of its slot, and checks that the slot holds its own id -
-    nearly all rows do, unless ids are nearly as many as rows. The ids that
-    share a slot with another are factorized exactly
-    (:func:`_factorize_exactly`). Random access stays within the table,
-    which is why this beats a general hash table on random-looking ids.
-    Both passes run block by block on the call's threads: concurrent
-    scatters leave one of the ids in a slot, which is all the first pass
-    needs, and the second only reads.
+    n/4 slots or fewer (one vectorized scatter; one id per slot, whichever
+    came last), the occupied slots are numbered, and one more pass gives
+    every row the number of its slot, and checks that the slot holds its own
+    id - nearly all rows do. The ids that share a slot with another are
+    factorized exactly (:func:`_factorize_exactly`), as are all of them when
+    they fill more than half of the largest table (or, with ``give_up``,
+    None is returned). Random access stays within the table, which is why
+    this beats a general hash table on random-looking ids. Both passes run
+    block by block on the call's threads.
     """
     n = ids.shape[0]
     if n < 1 << _MIN_SLOT_BITS:
         return _factorize_exactly(ids)
     keys = ids.view(np.uint64)
-    bits = min(max((n // _ROWS_PER_SLOT).bit_length(), _MIN_SLOT_BITS), _MAX_SLOT_BITS)
-    table = np.zeros(1 << bits, dtype=np.uint64)
-    slot = np.empty(n, dtype=np.int32)
-    blocks = [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
-
-    def place(start, stop):
-        block_slot = ((keys[start:stop] * _FIBONACCI) >> np.uint64(64 - bits)).astype(np.intp)
-        table[block_slot] = keys[start:stop]
-        slot[start:stop] = block_slot
-        return not keys[start:stop].all()
-
-    has_zero = any(_map_blocks(place, blocks, pool))
-    # A slot is occupied iff it holds a nonzero word, or the word 0, which hashes to slot 0.
-    occupied = table != 0
-    occupied[0] |= has_zero
-    if np.count_nonzero(occupied) > _MAX_OCCUPANCY * table.shape[0]:
-        return _factorize_exactly(ids)
+    blocks = _hash_blocks(n)
+    most_bits = max((n // _ROWS_PER_SLOT).bit_length(), _MIN_SLOT_BITS)
+    for bits in sorted({min(most_bits, _CACHED_SLOT_BITS), most_bits}):
+        table, occupied = _hash_table(keys, bits, blocks, pool)
+        if np.count_nonzero(occupied) <= _MAX_OCCUPANCY * table.shape[0]:
+            break
+    else:
+        return None if give_up else _factorize_exactly(ids)
     code_of_slot = np.cumsum(occupied, dtype=code_dtype(n))
     code_of_slot -= 1
+    unique_keys = table[occupied]
+    del table, occupied
     codes = np.empty(n, dtype=code_of_slot.dtype)
     resolved = np.empty(n, dtype=bool)
 
     def number(start, stop):
-        block_slot = slot[start:stop].astype(np.intp)
-        np.equal(table.take(block_slot), keys[start:stop], out=resolved[start:stop])
-        code_of_slot.take(block_slot, out=codes[start:stop])
+        block_codes = code_of_slot.take(_slots(keys[start:stop], bits), out=codes[start:stop])
+        # the distinct keys, unlike the table, are few enough to stay in the cache
+        np.equal(unique_keys.take(block_codes), keys[start:stop], out=resolved[start:stop])
 
     _map_blocks(number, blocks, pool)
-    uniques = table[occupied].view(ids.dtype)
-    del table, slot, occupied, code_of_slot
+    uniques = unique_keys.view(ids.dtype)
+    del code_of_slot
     unresolved = np.flatnonzero(~resolved)
     if not unresolved.shape[0]:
         return codes, uniques
@@ -263,86 +296,110 @@ def factorize_numbers(ids, pool=None):
 
 
 # ----------------------------------------------------------------- strings
-_MAX_PACKED_CHARACTERS = 8  # ASCII characters: one byte each in a uint64
+# Characters up to U+00FF take a byte each, eight to a 64-bit word; others
+# take their 4-byte code unit, two to a word.
+_BYTE_CHARACTERS = 256
+# Mixing of the words of a row into one hash: xor, multiply by an odd
+# constant (a bijection), fold the high half down so that every bit of the
+# word affects the low bits the next step multiplies.
+_WORD_MIX = np.uint64(0xFF51AFD7ED558CCD)
+_STRING_BLOCK_BYTES = 1 << 20
 
 
-def _pack_ascii(ids, start, stop, out):
-    """Pack rows ``start:stop`` of a ``<U`` array of at most 8 characters into ``out``, if ASCII.
+def _string_words(units, bytewise):
+    """Rows of UCS-4 code units (2-D uint32) as rows of uint64 words.
 
-    One uint64 a row: character ``i`` is byte ``i`` of the word, the first
-    byte of its UCS-4 code unit. Returns False, packing nothing, when a
-    character is not ASCII.
+    ``bytewise``: a byte a character (every code unit must be below 256);
+    else two code units a word. The words of two rows are equal exactly when
+    the strings are (NumPy pads ``<U`` strings with NULs).
     """
-    width = ids.dtype.itemsize // 4
-    if int(ids[start:stop].view(np.uint32).max()) >= 128:
-        return False
-    packed = np.zeros((stop - start, 8), dtype=np.uint8)
-    packed[:, :width] = ids[start:stop].view(np.uint8).reshape(stop - start, 4 * width)[:, ::4]
-    out[start:stop] = packed.view(np.uint64).reshape(-1)
-    return True
+    rows, width = units.shape
+    per_word = 8 if bytewise else 2
+    n_words = -(-width // per_word)
+    if not bytewise and width == 2 * n_words:
+        return units.view(np.uint64)
+    padded = np.zeros((rows, per_word * n_words), dtype=np.uint8 if bytewise else np.uint32)
+    padded[:, :width] = units
+    return padded.view(np.uint64)
 
 
-def _unpack_ascii(packed, width):
-    characters = packed.view(np.uint8).reshape(-1, 8)[:, :width].astype(np.uint32)
-    return np.ascontiguousarray(characters).view(f"<U{width}").reshape(-1)
+def _strings_of_words(words, width, bytewise):
+    """The ``<U{width}`` strings that :func:`_string_words` packed into one word each."""
+    units = words.view(np.uint8 if bytewise else np.uint32).reshape(words.shape[0], -1)
+    return np.ascontiguousarray(units[:, :width], dtype=np.uint32).view(f"<U{width}").reshape(-1)
 
 
-_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-_FNV_PRIME = np.uint64(0x100000001B3)
-
-
-def _hash_rows(characters):
-    """A 64-bit FNV-1a hash of each row of UCS-4 code units."""
-    hashed = np.full(characters.shape[0], _FNV_OFFSET, dtype=np.uint64)
+def _hash_words(words):
+    """A 64-bit hash of each row of uint64 words."""
+    hashed = words[:, 0].copy()
     with np.errstate(over="ignore"):
-        for position in range(characters.shape[1]):
-            hashed ^= characters[:, position]
-            hashed *= _FNV_PRIME
+        for position in range(1, words.shape[1]):
+            hashed *= _WORD_MIX
+            hashed ^= hashed >> np.uint64(32)
+            hashed ^= words[:, position]
     return hashed
 
 
-def _characters(ids, start, stop):
-    """Rows ``start:stop`` of a ``<U`` array as a 2-D array of uint32 code units."""
-    width = ids.dtype.itemsize // 4
-    return ids[start:stop].view(np.uint32).reshape(stop - start, width)
+def _factorize_packed(packed, pool, give_up=False):
+    """``(codes, uniques)``, uniques in any order, of 8-byte words: runs, or hashing.
 
-
-def _factorize_packed(packed, pool):
-    """``(codes, uniques)``, uniques in any order, of packed words: runs, or hashing."""
+    ``give_up``: None instead of a slow exact factorization when nearly
+    every row has a distinct word (see :func:`_factorize_by_hashing`).
+    """
     starts = run_starts(packed, max_runs=packed.shape[0] // 4)
     if starts is None:
-        return _factorize_by_hashing(packed, pool)
+        return _factorize_by_hashing(packed, pool, give_up)
     return _factorize_by_runs(packed, starts)
 
 
 def _factorize_unicode(ids, pool=None):
-    """``(codes, uniques)`` of a NumPy ``<U`` array, uniques in any order."""
+    """``(codes, uniques)`` of a NumPy ``<U`` array, uniques in any order.
+
+    Each string becomes a row of 64-bit words (:func:`_string_words`),
+    bytewise when every character fits a byte. One word a string (up to 8
+    such characters) is the id itself, factorized as a number; longer ones
+    are hashed to one word, factorized, and every row's words are checked
+    against those of its query's first row, so a hash collision cannot merge
+    two ids (it falls back to ``numpy.unique``).
+    """
     ids = np.ascontiguousarray(ids)
     n, width = ids.shape[0], ids.dtype.itemsize // 4
     if width == 0:
         return np.zeros(n, dtype=np.int32), ids[:1]
-    if width <= _MAX_PACKED_CHARACTERS:
-        packed = np.empty(n, dtype=np.uint64)
-        blocks = [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
-        if all(_map_blocks(lambda start, stop: _pack_ascii(ids, start, stop, packed), blocks, pool)):
-            codes, words = _factorize_packed(packed, pool)
-            return codes, _unpack_ascii(words, width).astype(ids.dtype)
-        del packed
+    # Blocks of about a megabyte of strings: each is read from memory once and
+    # then packed, checked and hashed in cache.
+    block = max(_STRING_BLOCK_BYTES // ids.dtype.itemsize, 1)
+    blocks = [(start, min(start + block, n)) for start in range(0, n, block)]
     hashed = np.empty(n, dtype=np.uint64)
-    for start, stop in _blocks(n):
-        hashed[start:stop] = _hash_rows(_characters(ids, start, stop))
-    codes, _ = _factorize_packed(hashed, pool)
+
+    def units(source, start, stop):
+        return source[start:stop].view(np.uint32).reshape(stop - start, width)
+
+    def hash_block(start, stop, bytewise):
+        block = units(ids, start, stop)
+        if bytewise and block.shape[0] and int(block.max()) >= _BYTE_CHARACTERS:
+            return False
+        words = _string_words(block, bytewise)
+        hashed[start:stop] = words[:, 0] if words.shape[1] == 1 else _hash_words(words)
+        return True
+
+    bytewise = all(_map_blocks(lambda *block: hash_block(*block, True), blocks, pool))
+    if not bytewise:
+        _map_blocks(lambda *block: hash_block(*block, False), blocks, pool)
+    codes, words = _factorize_packed(hashed, pool)
     del hashed
-    # One row of each hash value; every row must equal it, else two ids collided.
-    n_uniques = int(codes.max()) + 1
-    representative = np.empty(n_uniques, dtype=np.intp)
-    for start, stop in _blocks(n):
-        representative[codes[start:stop]] = np.arange(start, stop)
-    uniques = ids[representative]
-    for start, stop in _blocks(n):
-        if not np.array_equal(ids[start:stop], uniques[codes[start:stop]]):
-            uniques, codes = np.unique(ids, return_inverse=True)  # a hash collision
-            return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), uniques
+    if width <= (8 if bytewise else 2):  # the words are the ids
+        return codes, _strings_of_words(words, width, bytewise)
+    uniques = ids[_one_row_per_code(codes, words.shape[0])]
+    unique_words = _string_words(units(uniques, 0, uniques.shape[0]), bytewise)
+
+    def matches(start, stop):
+        words = _string_words(units(ids, start, stop), bytewise)
+        return np.array_equal(words, unique_words[codes[start:stop]])
+
+    if not all(_map_blocks(matches, blocks, pool)):  # two ids with one hash
+        uniques, codes = np.unique(ids, return_inverse=True)
+        return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), uniques
     return codes, uniques
 
 
@@ -354,8 +411,19 @@ def _is_missing(value):
     return isinstance(value, float) and value != value
 
 
+def _all_str_or_all_int(uniques):
+    """Whether pandas' type inference (a loop in C) finds only str, or only ints."""
+    try:
+        from pandas.api.types import infer_dtype
+    except ImportError:
+        return False
+    return infer_dtype(uniques, skipna=False) in ("string", "integer")
+
+
 def _check_id_types(uniques):
     """Raise unless the distinct ids are all strings or all (non-bool) numbers."""
+    if _all_str_or_all_int(uniques):
+        return
     kinds = set()
     for value in uniques.tolist():
         if _is_missing(value):
@@ -383,14 +451,21 @@ def _check_id_types(uniques):
         )
 
 
+_str_len = getattr(np, "strings", np.char).str_len  # np.strings from NumPy 2.0
+
+
 def _as_id_array(uniques):
     """Distinct ids (checked: one type) as a NumPy array of that type (``<U`` for text).
 
     NumPy strings drop trailing NUL characters, so ``"a"`` and ``"a\\x00"``,
     two ids to Python, would become one: that is an error, not a merge.
     """
-    ids = np.asarray(uniques.tolist())
-    if ids.dtype.kind == "U" and np.unique(ids).shape[0] < ids.shape[0]:
+    values = uniques.tolist()
+    ids = np.asarray(values)
+    if ids.dtype.kind != "U":
+        return ids
+    lengths = np.fromiter(map(len, values), dtype=np.intp, count=len(values))
+    if (_str_len(ids) != lengths).any() and np.unique(ids).shape[0] < ids.shape[0]:
         raise ValueError(
             "qid has ids that differ only in trailing NUL characters (such as 'a' and "
             "'a\\x00'), which NumPy strings cannot tell apart; remove the NUL characters."
@@ -398,8 +473,8 @@ def _as_id_array(uniques):
     return ids
 
 
-def _factorize_objects(ids):
-    """``(codes, uniques)`` of an object array (or pandas data) of str or numbers."""
+def _factorize_object_values(ids):
+    """``(codes, uniques)`` of an object array of str or numbers, by value."""
     try:
         import pandas  # noqa: F401 - only whether it is installed
     except ImportError:
@@ -428,6 +503,40 @@ def _factorize_objects(ids):
     return _narrowed(codes, code_dtype(uniques.shape[0])), _as_id_array(uniques)
 
 
+def _object_addresses(ids):
+    """The address of the object in each row (what ``id()`` gives), or None.
+
+    A uint64 view of the array's data, valid while ``ids`` lives; None on
+    platforms whose pointers are not 64 bits.
+    """
+    if ctypes.sizeof(ctypes.c_void_p) != 8:
+        return None
+    data = (ctypes.c_uint64 * ids.shape[0]).from_address(ids.ctypes.data)
+    return np.frombuffer(data, dtype=np.uint64)
+
+
+def _factorize_objects(ids, pool=None):
+    """``(codes, uniques)`` of an object array of str or numbers, uniques in any order.
+
+    Rows that hold the same object (a column read from a file, or built by
+    indexing a table of ids, repeats one str object per query) have the same
+    id: such arrays are factorized by object address like 8-byte numbers,
+    and only one object of each address is compared by value
+    (:func:`_factorize_object_values`). Hashing every row's str, and reading
+    it from wherever it lies in memory, costs many times more.
+    """
+    ids = np.ascontiguousarray(ids)
+    n = ids.shape[0]
+    addresses = _object_addresses(ids) if n >= 1 << _MIN_SLOT_BITS else None
+    by_address = None if addresses is None else _factorize_packed(addresses, pool, give_up=True)
+    del addresses
+    if by_address is None:  # small, or nearly one object a row
+        return _factorize_object_values(ids)
+    object_codes, objects = by_address
+    value_codes, uniques = _factorize_object_values(ids[_one_row_per_code(object_codes, objects.shape[0])])
+    return _remap(object_codes, value_codes, value_codes.dtype), uniques
+
+
 def _factorize_categorical(categorical):
     """``(codes, uniques)`` of a pandas Categorical: its codes, unused categories dropped."""
     category_codes = np.asarray(categorical.codes)
@@ -453,7 +562,7 @@ def _factorize_categorical(categorical):
     return codes, _as_id_array(used)
 
 
-def _from_pandas(ids):
+def _from_pandas(ids, pool):
     """``(codes, uniques)`` of pandas categoricals and extension arrays; None for the rest.
 
     NumPy-backed pandas data (int, float, object columns) take the NumPy path.
@@ -469,7 +578,7 @@ def _from_pandas(ids):
     # Strings, nullable ints, Arrow types: as objects (pandas' own string array
     # gives its object array without a copy), missing values as NA.
     values = ids.array if hasattr(ids, "array") else ids
-    return _factorize_objects(np.asarray(values, dtype=object))
+    return _factorize_objects(np.asarray(values, dtype=object), pool)
 
 
 def factorize_query_ids(qid, sort=True, pool=None):
@@ -499,7 +608,7 @@ def factorize_query_ids(qid, sort=True, pool=None):
 
 def _factorize_any(qid, pool):
     """``(codes, uniques)`` of query ids, uniques in any order."""
-    from_pandas = _from_pandas(qid)
+    from_pandas = _from_pandas(qid, pool)
     if from_pandas is not None:
         return from_pandas
     ids = np.asarray(qid)
@@ -521,7 +630,7 @@ def _factorize_any(qid, pool):
     if kind == "U":
         return _factorize_unicode(ids, pool)
     if kind == "O":
-        return _factorize_objects(ids)
+        return _factorize_objects(ids, pool)
     fix = "np.char.decode(qid, 'utf-8')" if kind == "S" else "qid.astype(str)"
     raise TypeError(
         f"qid must hold ints or strings, got values of dtype {ids.dtype}; convert the "
