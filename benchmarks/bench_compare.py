@@ -112,7 +112,7 @@ SPREAD_RANGE = 10**12
 
 SLOWER_LIMIT = 1.10  # after / before, every function
 ARGSORT_LIMIT = 2.0  # evaluate (4 metrics) / one argsort, stated for 1e5 rows
-TWELVE_LIMIT = 1.5  # evaluate 12 metrics / 1 metric, at 1e7 rows
+TWELVE_LIMIT = 1.3  # evaluate 12 metrics / 1 metric, at 1e7 rows
 TWELVE_LIMIT_FROM = 10**7
 
 # Evaluate cases, four metrics each: name: (label, how the data differs from

@@ -30,6 +30,9 @@ def _evaluate(seed):
 
 def test_config_functions_and_context():
     assert srm.get_config() == {"n_threads": -1}
+    with srm.config_context(n_threads=None):  # nothing set, nothing to restore
+        assert srm.get_config() == {"n_threads": -1}
+    assert srm.get_config() == {"n_threads": -1}
     with srm.config_context(n_threads=2):
         assert srm.get_config() == {"n_threads": 2}
         with srm.config_context(n_threads=1):

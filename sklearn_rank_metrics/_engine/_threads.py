@@ -145,7 +145,7 @@ def config_context(*, n_threads=None):
         yield
     finally:
         if previous is _UNSET:
-            del _overrides.n_threads
+            vars(_overrides).pop("n_threads", None)  # nothing set when n_threads was None
         else:
             _overrides.n_threads = previous
 
