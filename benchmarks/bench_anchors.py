@@ -17,7 +17,7 @@ fresh Python process, one after another, so that time and memory are its own:
   is reset (``/proc/self/clear_refs``);
 * traced peak: for this package and NumPy, the tracemalloc peak of one more
   call (NumPy reports its buffers to tracemalloc): the memory growth beyond
-  the inputs, which the goal compares with the inputs' bytes (the
+  the inputs, which the target compares with the inputs' bytes (the
   peers' memory growth is the RSS growth);
 * x argsort: seconds divided by one ``np.argsort(y_score)`` (default kind,
   best of 3) timed in its own process in the same run. The package's
@@ -367,6 +367,8 @@ def table_rows(rows, input_bytes, results, mismatches):
 
 
 def goals(rows, input_bytes, results):
+    """The run's ratios beside the package's targets (see docs/benchmarks.md)."""
+
     def seconds(tool):
         return results[tool].get("seconds")
 
@@ -376,19 +378,19 @@ def goals(rows, input_bytes, results):
         same = results["srm"]["argsort_s"]
         lines.append(
             f"4 metrics / argsort = {four / base:.2f} ({four / same:.2f} against the argsort "
-            "timed in its own process) (goal <= 1.5 at 1e7 rows)"
+            "timed in its own process) (target <= 2 from 1e5 rows)"
         )
     grouped = seconds("srm-grouped")
     if four and grouped:
-        lines.append(f"contiguous blocks / interleaved = {grouped / four:.2f} (goal < 1)")
+        lines.append(f"contiguous blocks / interleaved = {grouped / four:.2f} (target < 1)")
     one, twelve = seconds("srm-1"), seconds("srm-12")
     if one and twelve:
-        lines.append(f"12 metrics / 1 metric = {twelve / one:.2f} (goal <= 1.5)")
+        lines.append(f"12 metrics / 1 metric = {twelve / one:.2f} (target <= 1.3 at 1e7 rows)")
     traced = results["srm"].get("traced_peak")
     if traced is not None:
         lines.append(
             f"memory growth (4 metrics, traced) / input bytes = {traced / input_bytes:.2f} "
-            f"(goal <= 2; inputs {common.mb(input_bytes)} MB)"
+            f"(target <= 1.5 from 1e6 rows; inputs {common.mb(input_bytes)} MB)"
         )
     return f"- {rows:.0e} rows: " + "; ".join(lines)
 
@@ -448,7 +450,7 @@ def main(argv=None):
         "growth after loading and importing for the rows marked rss."
     )
     print()
-    print("Goals:")
+    print("Targets:")
     print("\n".join(goal_lines))
     if mismatches:
         print()
