@@ -1,7 +1,8 @@
 """Estimators for the tests.
 
-Small, single-threaded LightGBM and XGBoost rankers (skipped where absent),
-and scikit-learn models that record their prediction calls.
+Small, single-threaded LightGBM, XGBoost and CatBoost models (skipped where
+absent; CatBoost writes no files), and scikit-learn models that record their
+prediction calls.
 """
 
 import pytest
@@ -25,6 +26,15 @@ def lgbm_ranker():
 def xgb_ranker():
     xgboost = pytest.importorskip("xgboost")
     return xgboost.XGBRanker(n_estimators=5, max_depth=2, n_jobs=1, random_state=0)
+
+
+def catboost_model(kind="CatBoostRanker", **params):
+    catboost = pytest.importorskip("catboost")
+    defaults = dict(
+        iterations=10, depth=3, thread_count=1, random_seed=0, verbose=0,
+        allow_writing_files=False,  # no catboost_info/ folder in the working directory
+    )  # fmt: skip
+    return getattr(catboost, kind)(**{**defaults, **params})
 
 
 # (method name, number of rows) of every prediction call of the recording

@@ -210,6 +210,7 @@ def test_multi_metric_search_refits_on_ndcg(data, routing):
     X_test, y_test, qid_test = make_ranking(
         n_queries=8, docs_per_query=(4, 12), n_features=5, random_state=1
     )
+    qid_test = qid_test + 1000  # other queries, other ids (reused ids would warn as split)
     search = GridSearchCV(
         lightgbm_ranker(),
         {"estimator__learning_rate": [0.01, 0.3], "estimator__n_estimators": [2, 8]},

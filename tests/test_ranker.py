@@ -223,14 +223,18 @@ def test_score_without_qid_is_an_error(data):
 
 def test_fit_and_score_request_qid_by_default():
     request = QueryRanker(Ridge()).get_metadata_routing()
-    assert request.fit.requests == {"qid": True, "sample_weight": None}
+    assert request.fit.requests == {
+        "qid": True, "sample_weight": None, "eval_set": True, "eval_qid": True
+    }  # fmt: skip
     assert request.score.requests == {"qid": True, "sample_weight": None}
 
 
 def test_requests_can_be_changed(routing):
     ranker = QueryRanker(Ridge()).set_fit_request(qid=False, sample_weight=True)
     request = ranker.get_metadata_routing()
-    assert request.fit.requests == {"qid": False, "sample_weight": True}
+    assert request.fit.requests == {
+        "qid": False, "sample_weight": True, "eval_set": True, "eval_qid": True
+    }  # fmt: skip
     assert request.score.requests["qid"] is True
     assert sklearn.clone(ranker).get_metadata_routing().fit.requests["qid"] is False
 

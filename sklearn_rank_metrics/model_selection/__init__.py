@@ -1,7 +1,15 @@
 """Query-aware model selection: splitters, scorers and the QueryRanker wrapper."""
 
-from ._ranker import QueryRanker
+from ._ranker import QueryRanker, SplitQueryWarning
 from ._scorer import make_rank_scorer, make_rank_scorers
-from ._split import QueryKFold, QueryShuffleSplit
+from ._split import QueryKFold, QueryShuffleSplit, RepeatedQueryKFold
 
-__all__ = ["QueryKFold", "QueryRanker", "QueryShuffleSplit", "make_rank_scorer", "make_rank_scorers"]
+__all__ = [
+    "QueryKFold",
+    "QueryRanker",
+    "QueryShuffleSplit",
+    "RepeatedQueryKFold",
+    "SplitQueryWarning",
+    "make_rank_scorer",
+    "make_rank_scorers",
+]

@@ -1,41 +1,95 @@
 """QueryRanker: fit any ranking, regression or classification model with query ids."""
 
-import inspect
+import warnings
 
 import numpy as np
 from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
-from sklearn.pipeline import Pipeline
-from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
+from .._engine import factorize_query_ids
+from ._fit_arguments import (
+    QUERY_ARGS,
+    check_fit_params,
+    detect_query_arg,
+    final_step,
+    fit_preprocessing,
+    model_fit_arguments,
+    sort_by_query,
+)
 from ._response import ranking_scores, response_method_for
-from ._routing import drop_query_column, query_codes, resolve_qid
+from ._routing import drop_query_column, resolve_qid
 from ._scorer import make_rank_scorer
 
-QUERY_ARGS = ("auto", "group", "qid", None)
+
+class SplitQueryWarning(UserWarning):
+    """Scored queries were also training queries, with other rows: the folds split them.
+
+    Issued when a fitted :class:`QueryRanker` is scored (by its ``score`` or
+    by the package's scorers, also at the end of a pipeline or as a search's
+    best estimator) on rows whose query ids include training query ids with
+    another number of rows. Cross-validation that cuts queries in two
+    (``KFold``, the default ``cv=5``) causes it, and its scores are inflated:
+    the model was trained on part of each scored query. The message is fixed,
+    so Python shows it once per place. ``QueryRanker(...,
+    warn_split_queries=False)`` switches the check off, for unrelated data
+    that reuse training query ids.
+
+    See Also
+    --------
+    QueryKFold : Folds that keep every query whole.
+    QueryRanker : The wrapper that remembers its training queries.
+
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "Cross-validation iterators for grouped
+       data", https://scikit-learn.org/stable/modules/cross_validation.html
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import sklearn
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import KFold, cross_val_score
+    >>> from sklearn_rank_metrics import QueryRanker, SplitQueryWarning
+    >>> from sklearn_rank_metrics.datasets import make_ranking
+    >>> X, y, qid = make_ranking(n_queries=20, random_state=0, interleave=True)
+    >>> with sklearn.config_context(enable_metadata_routing=True):
+    ...     with warnings.catch_warnings(record=True) as caught:
+    ...         warnings.simplefilter("always")
+    ...         _ = cross_val_score(QueryRanker(Ridge()), X, y, cv=KFold(3), params={"qid": qid})
+    >>> any(issubclass(w.category, SplitQueryWarning) for w in caught)
+    True
+    """
 
 
-def _final_step(estimator):
-    """The model at the end of (possibly nested) pipelines, and its fit-parameter prefix."""
-    prefix = ""
-    while isinstance(estimator, Pipeline):
-        name, estimator = estimator.steps[-1]
-        prefix += f"{name}__"
-    return estimator, prefix
+SPLIT_QUERY_MESSAGE = (
+    "Queries scored here were also training queries of this QueryRanker, with a different "
+    "number of rows: the cross-validation split them between training and test, which "
+    "inflates ranking scores. Pass cv=QueryKFold(...) (or GroupKFold(...) with groups=qid) "
+    "so that every query stays whole. If these are other queries that reuse training query "
+    "ids, silence this check with QueryRanker(..., warn_split_queries=False)."
+)
 
 
-def _detect_query_arg(model):
-    """How ``model.fit`` takes queries: ``"qid"`` (XGBoost), ``"group"`` (LightGBM) or None."""
-    try:
-        parameters = inspect.signature(model.fit).parameters
-    except (AttributeError, TypeError, ValueError):
-        return None
-    # qid first: XGBRanker.fit takes both, and sorted qid is its documented input.
-    for query_arg in ("qid", "group"):
-        if query_arg in parameters:
-            return query_arg
-    return None
+def _eval_sets(eval_set, eval_qid):
+    """``[(X, y, qid or None), ...]`` from fit's eval_set and eval_qid, checked."""
+    if eval_set is None:
+        if eval_qid is not None:
+            raise ValueError("eval_qid was given without eval_set; pass both or neither.")
+        return []
+    if not isinstance(eval_set, (list, tuple)) or not all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in eval_set
+    ):
+        raise TypeError("eval_set must be a list of (X, y) pairs, e.g. [(X_val, y_val)].")
+    if eval_qid is None:
+        eval_qid = [None] * len(eval_set)
+    elif not isinstance(eval_qid, (list, tuple)) or len(eval_qid) != len(eval_set):
+        raise ValueError(
+            f"eval_qid must be a list with the query ids of each of the {len(eval_set)} "
+            "evaluation set(s), e.g. eval_set=[(X_val, y_val)], eval_qid=[qid_val]."
+        )
+    return [(X, y, qid) for (X, y), qid in zip(eval_set, eval_qid)]
 
 
 class QueryRanker(MetaEstimatorMixin, BaseEstimator):
@@ -43,14 +97,16 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
 
     LightGBM's ``LGBMRanker`` wants the rows of each query contiguous and the
     query sizes as ``group``; XGBoost's ``XGBRanker`` wants rows sorted by
-    query and the query id of each as ``qid``. Inside cross-validation the
+    query and the query number of each as ``qid``; CatBoost's
+    ``CatBoostRanker`` wants them as ``group_id``. Inside cross-validation the
     folds hold different rows, so these must be recomputed for every fold,
     from the fold's own query ids - which ``QueryRanker`` does. In ``fit`` it
     sorts the rows by query id, stably (each query's rows keep the order they
-    came in), and hands the model the ``group`` sizes or the sorted ``qid``;
-    ``predict`` scores rows independently, so predictions come in the caller's
-    row order. ``score`` is a ranking metric (NDCG@10 by default) computed
-    per query, not R^2.
+    came in), and hands the model the queries in its form; evaluation sets
+    (``eval_set`` with ``eval_qid``) are sorted and handed over the same way,
+    for early stopping. ``predict`` scores rows independently, so predictions
+    come in the caller's row order. ``score`` is a ranking metric (NDCG@10 by
+    default) computed per query, not R^2.
 
     Regressors and classifiers are fitted pointwise (no query argument).
     ``predict`` returns ranking scores by the rule of the scorers (see
@@ -61,11 +117,13 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
     regressor or classifier also works without the wrapper, with the scorers
     of :func:`make_rank_scorer`, which rank it the same way.
 
-    The query ids come through metadata routing (``fit`` and ``score``
-    request ``qid`` by default) or from a column of X (``qid_column``),
-    which is dropped before the model sees X. To keep that column away from
-    preprocessing too, wrap the whole pipeline:
-    ``QueryRanker(make_pipeline(StandardScaler(), LGBMRanker()), qid_column=0)``.
+    The query ids come through metadata routing (``fit`` requests ``qid``,
+    ``eval_set`` and ``eval_qid`` by default, ``score`` requests ``qid``) or
+    from a column of X (``qid_column``), which is dropped before the model
+    sees X. To keep that column away from preprocessing too, wrap the whole
+    pipeline: ``QueryRanker(make_pipeline(StandardScaler(), LGBMRanker()),
+    qid_column=0)``. With a pipeline, ``fit`` fits the steps before the model
+    on the training rows and transforms every evaluation set through them.
 
     Parameters
     ----------
@@ -73,34 +131,66 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
         The model, or a :class:`~sklearn.pipeline.Pipeline` ending in it.
     qid_column : int or str, default=None
         Column of X holding the query ids (position, or DataFrame column
-        name); None means ``qid`` is passed to ``fit`` and ``score``.
-    query_arg : {"auto", "group", "qid"} or None, default="auto"
+        name); None means ``qid`` is passed to ``fit`` and ``score``. The
+        X of every evaluation set then holds the column too.
+    query_arg : {"auto", "group", "qid", "group_id"} or None, default="auto"
         How the model's ``fit`` receives the queries: ``"group"``, the query
         sizes in sorted order (LightGBM); ``"qid"``, the query number of every
-        sorted row (XGBoost); None, not at all (pointwise models). ``"auto"``
-        picks ``"qid"`` if the model's ``fit`` accepts ``qid``, else
-        ``"group"`` if it accepts ``group``, else None. With a Pipeline the
-        argument goes to its last step.
+        sorted row (XGBoost); ``"group_id"``, the same numbers (CatBoost);
+        None, not at all (pointwise models). ``"auto"`` picks ``"qid"`` if the
+        model's ``fit`` accepts ``qid``, else ``"group_id"``, else ``"group"``,
+        else None. With a Pipeline the argument goes to its last step.
     metric : str or callable, default="ndcg@10"
         What ``score`` computes: a metric name or function, as for
-        :func:`make_rank_scorer`.
+        :func:`make_rank_scorer`. A name is checked in ``fit``.
     response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
 default="auto"
         What ``predict`` returns: ``"auto"`` for the rule above, or the
         model's method of that name (``"predict"`` on a classifier is an
         error, as is ``"decision_function"`` with more than two classes).
         Checked against the fitted model in ``fit``.
+    fit_params : dict, default=None
+        More arguments of the model's ``fit``, such as LightGBM's
+        ``callbacks=[lightgbm.early_stopping(10)]``, ``categorical_feature``
+        or ``eval_at``, or CatBoost's ``cat_features`` and
+        ``early_stopping_rounds``. A constructor parameter, so it survives
+        ``clone`` and needs no routing; each fit gets a copy. The arguments
+        the wrapper computes (queries, weights, evaluation sets) are refused.
+    warn_split_queries : bool, default=True
+        Whether scoring warns (:class:`SplitQueryWarning`) when a scored query
+        id was also a training query id with another number of rows: the mark
+        of folds that cut queries in two, whose scores are inflated.
 
     Attributes
     ----------
     estimator_ : estimator object
         The fitted clone of ``estimator``.
-    query_arg_ : {"group", "qid"} or None
+    query_arg_ : {"group", "qid", "group_id"} or None
         How the queries were passed to the model.
     n_features_in_ : int
         Number of columns of X seen in ``fit``, ``qid_column`` included.
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Column names of X seen in ``fit``, when they are all strings.
+    feature_importances_ : ndarray
+        The model's ``feature_importances_`` (CatBoost's
+        ``get_feature_importance(type="PredictionValuesChange")``), for the
+        columns the model saw: without ``qid_column``, after any
+        preprocessing. Only where the model has them.
+    best_iteration_ : int
+        Zero-based index of the iteration the booster found best on its last
+        evaluation set: XGBoost's ``best_iteration`` and CatBoost's
+        ``get_best_iteration()`` as they are, LightGBM's one-based
+        ``best_iteration_`` minus one. The model predicts with iterations
+        0 .. ``best_iteration_``. Only where the booster recorded one
+        (LightGBM and XGBoost: with early stopping; CatBoost: with an
+        evaluation set).
+    evals_result_ : dict
+        The booster's record of its evaluation metrics at every iteration,
+        ``{set name: {metric name: [values]}}``, under the booster's own set
+        names (LightGBM ``"valid_0"``, XGBoost ``"validation_0"``, CatBoost
+        ``"learn"`` and ``"validation"``). Only where one was recorded.
+    classes_ : ndarray
+        The classes of a classifier.
 
     See Also
     --------
@@ -116,12 +206,27 @@ default="auto"
     on the data sorted by query, whatever the order of the queries and
     however they were interleaved.
 
+    ``sample_weight`` follows the rows. LightGBM's lambdarank multiplies
+    each document's gradient and hessian by its weight, so weights may vary
+    within a query, and its ranking metrics weigh each query by the mean
+    weight of its rows. XGBoost's rankers take one weight per query and
+    CatBoost's pairwise losses (its rankers' default) ignore row weights, so
+    for those the wrapper passes one weight per query (XGBoost
+    ``sample_weight``, CatBoost ``group_weight``) and refuses weights that
+    vary within a query.
+
+    An evaluation set is fixed data: in a search, every fold's model stops
+    early on the same evaluation set, so keep it apart from the rows the
+    search splits.
+
     References
     ----------
-    .. [1] LightGBM documentation, "LGBMRanker" (the ``group`` argument of
-       ``fit``), https://lightgbm.readthedocs.io
+    .. [1] LightGBM documentation, "LGBMRanker" (the ``group`` and
+       ``eval_group`` arguments of ``fit``), https://lightgbm.readthedocs.io
     .. [2] XGBoost documentation, "Learning to Rank" (the ``qid`` argument of
-       ``fit``), https://xgboost.readthedocs.io
+       ``fit``; one weight per query group), https://xgboost.readthedocs.io
+    .. [3] CatBoost documentation, "CatBoostRanker" and "Pool" (``group_id``,
+       ``group_weight``), https://catboost.ai/docs
 
     Examples
     --------
@@ -149,15 +254,20 @@ default="auto"
     {'estimator': Ridge()}
 
     With LightGBM (``pip install lightgbm``) the query sizes are passed as
-    ``group``::
+    ``group``; early stopping on a validation set of whole queries::
 
-        from lightgbm import LGBMRanker
-        ranker = QueryRanker(LGBMRanker(n_estimators=50)).fit(X, y, qid=qid)
-        ranker.query_arg_  # 'group'
+        import lightgbm
+        ranker = QueryRanker(
+            lightgbm.LGBMRanker(n_estimators=500),
+            fit_params={"callbacks": [lightgbm.early_stopping(20)]},
+        )
+        ranker.fit(X, y, qid=qid, eval_set=[(X_val, y_val)], eval_qid=[qid_val])
+        ranker.query_arg_, ranker.best_iteration_ + 1  # ('group', trees kept)
     """
 
-    # Request qid by default in fit and score (see _routing.py for why this way).
-    __metadata_request__fit = {"qid": True}
+    # Request qid (and the evaluation sets) by default in fit and score (see
+    # _routing.py for why this way).
+    __metadata_request__fit = {"qid": True, "eval_set": True, "eval_qid": True}
     __metadata_request__score = {"qid": True}
 
     def __init__(
@@ -168,12 +278,16 @@ default="auto"
         query_arg="auto",
         metric="ndcg@10",
         response_method="auto",
+        fit_params=None,
+        warn_split_queries=True,
     ):
         self.estimator = estimator
         self.qid_column = qid_column
         self.query_arg = query_arg
         self.metric = metric
         self.response_method = response_method
+        self.fit_params = fit_params
+        self.warn_split_queries = warn_split_queries
 
     def _resolve_query_arg(self, model):
         if not any(
@@ -181,15 +295,15 @@ default="auto"
         ):
             raise ValueError(
                 f"query_arg={self.query_arg!r} is not supported; use 'auto', 'group' "
-                "(query sizes, LightGBM), 'qid' (sorted query ids, XGBoost) or None "
-                "(pointwise model)."
+                "(query sizes, LightGBM), 'qid' (sorted query numbers, XGBoost), 'group_id' "
+                "(CatBoost) or None (pointwise model)."
             )
         if self.query_arg == "auto":
-            return _detect_query_arg(model)
+            return detect_query_arg(model)
         return self.query_arg
 
-    def fit(self, X, y, qid=None, sample_weight=None):
-        """Fit the model with the rows sorted by query.
+    def fit(self, X, y, qid=None, sample_weight=None, eval_set=None, eval_qid=None):
+        """Fit the model with the rows, and those of every evaluation set, sorted by query.
 
         Parameters
         ----------
@@ -202,7 +316,19 @@ default="auto"
             routing by default. Required for models that take queries (see
             ``query_arg``) unless ``qid_column`` is set.
         sample_weight : array-like of shape (n_samples,), default=None
-            Passed to the model's ``fit``, sorted with the rows.
+            Row weights, sorted with the rows; for XGBoost and CatBoost
+            rankers they must be equal within each query and become query
+            weights (see Notes).
+        eval_set : list of (X, y) pairs, default=None
+            Evaluation sets for the model's own evaluation and early
+            stopping, e.g. ``[(X_val, y_val)]``; requested through metadata
+            routing by default. Each X is transformed by the pipeline's
+            preprocessing, fitted on the training rows.
+        eval_qid : list of array-like, default=None
+            The query ids of each evaluation set's rows, in any order, e.g.
+            ``[qid_val]``; requested through metadata routing by default.
+            Not needed with ``qid_column`` (each X holds its column) or for
+            pointwise models.
 
         Returns
         -------
@@ -216,42 +342,46 @@ default="auto"
         if not hasattr(X, "shape"):
             X = np.asarray(X)
         check_consistent_length(X, y, sample_weight)
+        if isinstance(self.metric, str):
+            make_rank_scorer(self.metric)  # a misspelt name fails now, not as NaN fold scores
+        fit_params = check_fit_params(self.fit_params)
+        evaluation_data = _eval_sets(eval_set, eval_qid)
         self.estimator_ = clone(self.estimator)
-        model, prefix = _final_step(self.estimator_)
+        model = final_step(self.estimator_)
         self.query_arg_ = self._resolve_query_arg(model)
-        qid = resolve_qid(
-            X,
-            qid,
-            self.qid_column,
-            caller=f"{type(self).__name__}({type(model).__name__}).fit",
-            required=self.query_arg_ is not None,
-        )
+        caller = f"{type(self).__name__}({type(model).__name__}).fit"
+        rows = self._sorted_rows(X, y, qid, sample_weight, caller=caller)
         self._remember_features(X)
-        X = drop_query_column(X, self.qid_column)
-
-        fit_params = {}
-        if qid is not None:
-            codes, _ = query_codes(qid)
-            order = np.argsort(codes, kind="stable")
-            if (np.diff(codes) < 0).any():  # not yet grouped in query id order
-                X, y = _safe_indexing(X, order), _safe_indexing(y, order)
-                if sample_weight is not None:
-                    sample_weight = _safe_indexing(sample_weight, order)
-            sorted_codes = codes[order]
-            if self.query_arg_ == "group":
-                fit_params[prefix + "group"] = np.bincount(sorted_codes)
-            elif self.query_arg_ == "qid":
-                fit_params[prefix + "qid"] = sorted_codes
-        if sample_weight is not None:
-            fit_params[prefix + "sample_weight"] = sample_weight
+        self._remember_training_queries(rows)
+        if self.query_arg_ is not None and self.qid_column is None:
+            if any(qid_eval is None for _, _, qid_eval in evaluation_data):
+                raise ValueError(
+                    f"{caller} got eval_set without the query ids of its rows: pass "
+                    "eval_qid=[qid_val, ...], one array per evaluation set, or keep the "
+                    "query ids in a column of every X and set qid_column."
+                )
+        eval_rows = [
+            self._sorted_rows(X_eval, y_eval, qid_eval, caller=f"{caller}, eval_set,")
+            for X_eval, y_eval, qid_eval in evaluation_data
+        ]
+        model = fit_preprocessing(self.estimator_, rows, eval_rows)
+        arguments = model_fit_arguments(model, self.query_arg_, rows, eval_rows)
         # The wrapper hands the model its arguments itself; with routing on, a
-        # Pipeline would refuse "step__group" and ask for set_fit_request.
+        # model's fit would refuse arguments nobody requested.
         with config_context(enable_metadata_routing=False):
-            self.estimator_.fit(X, y, **fit_params)
+            model.fit(rows.X, rows.y, **arguments, **fit_params)
         # A model that cannot rank (a classifier with hard labels only, a
         # method it lacks) fails here, not in every later predict.
         response_method_for(self.estimator_, self.response_method)
         return self
+
+    def _sorted_rows(self, X, y, qid, sample_weight=None, *, caller):
+        """The rows of X (without the query id column) sorted by query."""
+        if not hasattr(X, "shape"):
+            X = np.asarray(X)
+        required = self.query_arg_ is not None
+        qid = resolve_qid(X, qid, self.qid_column, caller=caller, required=required)
+        return sort_by_query(drop_query_column(X, self.qid_column), y, qid, sample_weight)
 
     def _remember_features(self, X):
         self.n_features_in_ = X.shape[1] if len(X.shape) > 1 else 1
@@ -260,6 +390,79 @@ default="auto"
             self.feature_names_in_ = np.asarray(columns, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
+
+    def _remember_training_queries(self, rows):
+        """Keep the training query ids and sizes, to recognize split queries when scored."""
+        if rows.codes is None:
+            self._training_queries = None
+        else:
+            self._training_queries = (rows.query_ids, rows.query_sizes)
+
+    def _warn_if_queries_were_split(self, qid):
+        """Warn when a scored query was a training query with another number of rows.
+
+        Called by the package's scorers with the scored rows' query ids.
+        """
+        training = getattr(self, "_training_queries", None)
+        if not self.warn_split_queries or training is None or qid is None:
+            return
+        train_ids, train_sizes = training
+        codes, query_ids = factorize_query_ids(qid)
+        try:
+            _, in_training, in_scored = np.intersect1d(
+                train_ids, query_ids, assume_unique=True, return_indices=True
+            )
+        except TypeError:  # ids of kinds that do not compare (numbers and text)
+            return
+        sizes = np.bincount(codes, minlength=len(query_ids))
+        if (train_sizes[in_training] != sizes[in_scored]).any():
+            warnings.warn(SPLIT_QUERY_MESSAGE, SplitQueryWarning, stacklevel=2)
+
+    def _fitted_model(self):
+        check_is_fitted(self)
+        return final_step(self.estimator_)
+
+    @property
+    def feature_importances_(self):
+        model = self._fitted_model()
+        if hasattr(model, "get_feature_importance"):
+            # CatBoost: its rankers' default importance needs a data set and
+            # their feature_importances_ is empty; this one needs none.
+            return model.get_feature_importance(type="PredictionValuesChange")
+        return model.feature_importances_
+
+    @property
+    def classes_(self):
+        return self._fitted_model().classes_
+
+    @property
+    def best_iteration_(self):
+        model = self._fitted_model()
+        if hasattr(model, "get_best_iteration"):  # CatBoost: zero-based, or None
+            best = model.get_best_iteration()
+        elif hasattr(model, "best_iteration_"):  # LightGBM: one-based, 0 without early stopping
+            best = model.best_iteration_ - 1 if model.best_iteration_ else None
+        else:  # XGBoost: zero-based; AttributeError without early stopping
+            best = getattr(model, "best_iteration", None)
+        if best is None:
+            raise AttributeError(
+                f"{type(model).__name__} recorded no best iteration: it needs an evaluation "
+                "set (eval_set) and, for LightGBM and XGBoost, early stopping."
+            )
+        return int(best)
+
+    @property
+    def evals_result_(self):
+        model = self._fitted_model()
+        if hasattr(model, "get_evals_result"):  # CatBoost
+            result = model.get_evals_result()
+        else:  # LightGBM and XGBoost
+            result = getattr(model, "evals_result_", None)
+        if not result:
+            raise AttributeError(
+                f"{type(model).__name__} recorded no evaluation results: pass eval_set to fit."
+            )
+        return result
 
     def predict(self, X):
         """Ranking scores of the rows of X, in their order: higher ranks first.

@@ -21,6 +21,7 @@ from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 from .. import metrics as _metrics
 from .._engine._definitions import resolve_metric
 from .._engine._params import check_parameters
+from ._fit_arguments import final_step
 from ._response import call_method, ranking_scores
 from ._routing import resolve_qid
 
@@ -158,6 +159,18 @@ def _describe(metric, metric_kwargs, qid_column, response_method, greater_is_bet
     return f"make_rank_scorer({', '.join(arguments)})"
 
 
+def _warn_if_queries_were_split(estimator, qid):
+    """Let a QueryRanker being scored (or ending a pipeline, or chosen by a search) check qid.
+
+    It warns when scored queries were training queries with other rows: folds
+    that split queries, whose scores are inflated.
+    """
+    model = final_step(getattr(estimator, "best_estimator_", estimator))
+    check = getattr(model, "_warn_if_queries_were_split", None)
+    if check is not None:
+        check(qid)
+
+
 class _RankScorer(_BaseScorer):
     """A scikit-learn scorer for a ranking metric; built by :func:`make_rank_scorer`.
 
@@ -196,6 +209,7 @@ class _RankScorer(_BaseScorer):
         several scorers run on the same fold).
         """
         qid = resolve_qid(X, qid, self.qid_column, caller=f"The scorer {self!r}")
+        _warn_if_queries_were_split(estimator, qid)
         y_score = ranking_scores(estimator, X, self._ranking_response_method, method_caller)
         kwargs = dict(self._kwargs, qid=qid)
         if sample_weight is not None:

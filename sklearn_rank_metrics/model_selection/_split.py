@@ -21,7 +21,7 @@ from sklearn.utils import check_random_state
 
 from ._routing import query_codes, resolve_qid
 
-__all__ = ["QueryKFold", "QueryShuffleSplit"]
+__all__ = ["QueryKFold", "QueryShuffleSplit", "RepeatedQueryKFold"]
 
 
 class _QuerySplitter(BaseCrossValidator):
@@ -81,13 +81,18 @@ class _QuerySplitter(BaseCrossValidator):
         return self.n_splits
 
 
-def _check_n_splits(n_splits):
+def _check_n_splits(n_splits, n_queries):
     if isinstance(n_splits, bool) or not isinstance(n_splits, numbers.Integral):
         raise TypeError(f"n_splits must be an int, got {n_splits!r}.")
     if n_splits < 2:
         raise ValueError(
             f"n_splits={n_splits}: cross-validation needs at least one train/test "
             "split, set n_splits=2 or more."
+        )
+    if n_splits > n_queries:
+        raise ValueError(
+            f"n_splits={n_splits} is more than the {n_queries} queries in the "
+            "data; every fold needs at least one query."
         )
 
 
@@ -181,7 +186,7 @@ class QueryKFold(_QuerySplitter):
         self.qid_column = qid_column
 
     def _split_queries(self, codes, n_queries):
-        _check_n_splits(self.n_splits)
+        _check_n_splits(self.n_splits, n_queries)
         if not isinstance(self.shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False, got {self.shuffle!r}.")
         if not self.shuffle and self.random_state is not None:
@@ -189,28 +194,35 @@ class QueryKFold(_QuerySplitter):
                 "Setting a random_state has no effect since shuffle is False; leave "
                 "random_state=None or set shuffle=True."
             )
-        if self.n_splits > n_queries:
-            raise ValueError(
-                f"n_splits={self.n_splits} is more than the {n_queries} queries in the "
-                "data; every fold needs at least one query."
-            )
         if not self.shuffle:
             # The query codes number the queries in sorted id order, as
             # GroupKFold's np.unique(groups) does, so these are its folds.
             yield from GroupKFold(self.n_splits).split(codes, groups=codes)
             return
-        sizes = np.bincount(codes, minlength=n_queries)
-        query_order = check_random_state(self.random_state).permutation(n_queries)
-        fold_of_query = np.empty(n_queries, dtype=np.intp)
-        fold_sizes = np.zeros(self.n_splits, dtype=np.int64)
-        for query in query_order:
-            lightest = int(np.argmin(fold_sizes))
-            fold_of_query[query] = lightest
-            fold_sizes[lightest] += sizes[query]
-        fold_of_row = fold_of_query[codes]
-        for fold in range(self.n_splits):
-            in_test = fold_of_row == fold
-            yield np.flatnonzero(~in_test), np.flatnonzero(in_test)
+        yield from _balanced_random_folds(
+            codes, n_queries, self.n_splits, check_random_state(self.random_state)
+        )
+
+
+def _balanced_random_folds(codes, n_queries, n_splits, random_state):
+    """``(train, test)`` rows of folds filled with the queries in random order.
+
+    The queries, numbered in sorted query id order, are taken in the order
+    ``random_state.permutation(n_queries)``, each into the fold with the fewest
+    documents so far (the lowest-numbered such fold on ties).
+    """
+    sizes = np.bincount(codes, minlength=n_queries)
+    query_order = random_state.permutation(n_queries)
+    fold_of_query = np.empty(n_queries, dtype=np.intp)
+    fold_sizes = np.zeros(n_splits, dtype=np.int64)
+    for query in query_order:
+        lightest = int(np.argmin(fold_sizes))
+        fold_of_query[query] = lightest
+        fold_sizes[lightest] += sizes[query]
+    fold_of_row = fold_of_query[codes]
+    for fold in range(n_splits):
+        in_test = fold_of_row == fold
+        yield np.flatnonzero(~in_test), np.flatnonzero(in_test)
 
 
 class QueryShuffleSplit(_QuerySplitter):
@@ -278,3 +290,90 @@ class QueryShuffleSplit(_QuerySplitter):
         # GroupShuffleSplit draws from the sorted unique groups, so the
         # queries drawn do not depend on the row order.
         yield from splitter.split(codes, groups=codes)
+
+
+class RepeatedQueryKFold(_QuerySplitter):
+    """Query k-fold cross-validation repeated with different random folds.
+
+    Each repeat is a :class:`QueryKFold` with ``shuffle=True``: every query
+    goes whole into one test fold, every row is tested once per repeat, and
+    the folds are balanced in documents. The repeats draw their query orders
+    one after another from one random generator,
+    ``check_random_state(random_state)``, so they differ from each other and
+    the same ``random_state`` gives the same ``n_splits * n_repeats`` splits.
+    This is to :class:`QueryKFold` what ``RepeatedKFold`` is to ``KFold``: a
+    steadier estimate for few queries, at ``n_repeats`` times the cost.
+
+    Parameters
+    ----------
+    n_splits : int, default=5
+        Number of folds in each repeat, at least 2 and at most the number of
+        queries.
+    n_repeats : int, default=10
+        Number of repeats, at least 1.
+    random_state : int, RandomState instance or None, default=None
+        Randomness of the folds; pass an int for the same splits on every
+        call.
+    qid_column : int or str, default=None
+        Column of X holding the query ids, instead of ``qid``.
+
+    See Also
+    --------
+    QueryKFold : One round of k-fold cross-validation by queries.
+    sklearn.model_selection.RepeatedKFold : The same for rows.
+
+    References
+    ----------
+    .. [1] scikit-learn User Guide, "Repeated K-Fold",
+       https://scikit-learn.org/stable/modules/cross_validation.html
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_rank_metrics.model_selection import RepeatedQueryKFold
+    >>> qid = np.array([1, 1, 2, 2, 3, 3, 4, 4])
+    >>> cv = RepeatedQueryKFold(n_splits=2, n_repeats=2, random_state=0)
+    >>> cv.get_n_splits()
+    4
+    >>> for train, test in cv.split(np.zeros((8, 1)), qid=qid):
+    ...     print(np.unique(qid[test]).tolist())
+    [2, 3]
+    [1, 4]
+    [1, 2]
+    [3, 4]
+    """
+
+    def __init__(self, n_splits=5, *, n_repeats=10, random_state=None, qid_column=None):
+        self.n_splits = n_splits
+        self.n_repeats = n_repeats
+        self.random_state = random_state
+        self.qid_column = qid_column
+
+    def _split_queries(self, codes, n_queries):
+        _check_n_splits(self.n_splits, n_queries)
+        _check_n_repeats(self.n_repeats)
+        random_state = check_random_state(self.random_state)
+        for _ in range(self.n_repeats):
+            yield from _balanced_random_folds(codes, n_queries, self.n_splits, random_state)
+
+    def get_n_splits(self, X=None, y=None, groups=None, qid=None):
+        """Return the number of splitting iterations, ``n_splits * n_repeats``.
+
+        Parameters
+        ----------
+        X, y, groups, qid : object
+            Ignored; present for API consistency.
+
+        Returns
+        -------
+        n_splits : int
+        """
+        _check_n_repeats(self.n_repeats)
+        return self.n_splits * self.n_repeats
+
+
+def _check_n_repeats(n_repeats):
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral):
+        raise TypeError(f"n_repeats must be an int, got {n_repeats!r}.")
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats={n_repeats}: set n_repeats=1 or more.")
