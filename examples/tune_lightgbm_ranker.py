@@ -34,6 +34,11 @@ from sklearn_rank_metrics.datasets import load_lambdarank_example
 
 METRICS = ["ndcg@10", "map@10", "mrr@10"]
 REFIT_METRIC = "ndcg@10"
+PARAM_GRID = {
+    "estimator__learning_rate": [0.05, 0.1],
+    "estimator__num_leaves": [7, 31],
+    "estimator__min_child_samples": [20, 50],
+}
 
 
 def format_params(params):
@@ -69,14 +74,9 @@ def main():
     X_test, y_test, qid_test = data.X_test, data.y_test, data.qid_test
 
     ranker = QueryRanker(LGBMRanker(n_estimators=100, num_threads=1, random_state=0, verbose=-1))
-    param_grid = {
-        "estimator__learning_rate": [0.05, 0.1],
-        "estimator__num_leaves": [7, 31],
-        "estimator__min_child_samples": [20, 50],
-    }
     search = GridSearchCV(
         ranker,
-        param_grid,
+        PARAM_GRID,
         scoring=make_rank_scorers(METRICS),
         refit=REFIT_METRIC,
         cv=QueryKFold(n_splits=5),
