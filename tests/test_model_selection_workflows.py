@@ -67,14 +67,16 @@ def test_query_folds_do_not_warn_nor_does_scoring_the_training_data(data, routin
     assert np.all(np.isfinite(results["train_ndcg@5"]))
 
 
-@pytest.mark.parametrize("where", ["ranker", "pipeline", "search"])
+@pytest.mark.parametrize("where", ["ranker", "pipeline", "search", "search in a search"])
 def test_scorers_warn_for_a_ranker_in_a_pipeline_or_search(data, routing, where):
     X, y, qid = data
     ranker = QueryRanker(Ridge())
+    search = GridSearchCV(ranker, {"estimator__alpha": [1.0]}, cv=QueryKFold(3))
     estimator = {
         "ranker": ranker,
         "pipeline": make_pipeline(StandardScaler(), ranker),
-        "search": GridSearchCV(ranker, {"estimator__alpha": [1.0]}, cv=QueryKFold(3)),
+        "search": search,
+        "search in a search": GridSearchCV(search, {"cv": [QueryKFold(3)]}, cv=QueryKFold(2)),
     }[where]
     train = np.isin(qid, np.unique(qid)[:12]) | (np.arange(len(qid)) % 2 == 0)
     estimator.fit(X[train], y[train], qid=qid[train])
@@ -98,7 +100,9 @@ def test_other_data_with_the_training_ids_and_sizes_do_not_warn(data):
     with warnings.catch_warnings():
         warnings.simplefilter("error", SplitQueryWarning)
         ranker.score(X + rng.normal(size=X.shape), y, qid=qid)  # same ids, same sizes
-        ranker.score(X, y, qid=qid.astype(str))  # ids of another kind
+        # Ids of another kind (text, not numbers) are other queries, whatever their sizes.
+        ranker.score(X[1:], y[1:], qid=qid[1:].astype(str))
+        ranker.score(X[1:], y[1:], qid=qid[1:].astype(str).astype(object))
     shorter = qid != qid[0]
     shorter[np.flatnonzero(qid == qid[0])[0]] = True  # one row of the first query
     with pytest.warns(SplitQueryWarning):

@@ -14,7 +14,7 @@ from _boosters import catboost_model, lgbm_ranker, xgb_ranker
 from sklearn.base import clone
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV
-from sklearn.pipeline import make_pipeline
+from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_rank_metrics import QueryKFold, QueryRanker, make_rank_scorers, ndcg_score
@@ -210,25 +210,42 @@ def test_search_without_routing_takes_eval_sets_with_a_qid_column(data):
     assert search.best_estimator_.best_iteration_ < 59
 
 
-def test_fit_params_survive_clone_and_each_fit_gets_a_copy(data):
-    X, y, qid, X_val, y_val, qid_val = data
-    model, fit_params = early_stopping_lightgbm()
-    ranker = QueryRanker(model, fit_params=fit_params)
-    cloned = clone(ranker)
-    assert list(cloned.fit_params) == ["callbacks"]
-    first = clone(ranker).fit(X, y, qid=qid, eval_set=[(X_val, y_val)], eval_qid=[qid_val])
-    again = cloned.fit(X, y, qid=qid, eval_set=[(X_val, y_val)], eval_qid=[qid_val])
-    assert first.best_iteration_ == again.best_iteration_  # no state carried between fits
+class CountingCallback:
+    """A LightGBM callback that counts its calls: state a fit must not leave behind."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, env):
+        self.calls += 1
+
+
+def test_fit_params_survive_clone_and_each_fit_gets_its_own_copy(data):
+    X, y, qid, *_ = data
+    callback = CountingCallback()
+    ranker = QueryRanker(lgbm_ranker(), fit_params={"callbacks": [callback]})
+    assert isinstance(clone(ranker).fit_params["callbacks"][0], CountingCallback)
+    ranker.fit(X, y, qid=qid)
+    ranker.fit(X, y, qid=qid)
+    assert callback.calls == 0  # the fits called copies, not the parameter's object
+    assert ranker.fit_params["callbacks"][0] is callback
 
 
 @pytest.mark.parametrize(
     "key", ["group", "qid", "group_id", "sample_weight", "group_weight", "eval_set", "eval_X",
-            "eval_group", "eval_qid", "eval_sample_weight"],
+            "eval_group", "eval_qid", "eval_sample_weight", "init_score", "base_margin",
+            "baseline", "pairs"],
 )  # fmt: skip
 def test_fit_params_refuse_what_the_wrapper_computes(data, key):
     X, y, qid, *_ = data
     with pytest.raises(ValueError, match=f"fit_params must not set '{key}'"):
         QueryRanker(Ridge(), fit_params={key: None}).fit(X, y, qid=qid)
+
+
+def test_fit_params_refuse_any_array_with_a_value_per_row(data):
+    X, y, qid, *_ = data
+    with pytest.raises(ValueError, match="fit_params must not set 'my_margin'"):
+        QueryRanker(Ridge(), fit_params={"my_margin": np.zeros(len(y))}).fit(X, y, qid=qid)
 
 
 def test_fit_params_must_be_a_dict(data):
@@ -249,6 +266,18 @@ def test_eval_set_errors(data):
         )
     with pytest.raises(ValueError, match="got eval_set without the query ids"):
         QueryRanker(lgbm_ranker()).fit(X, y, qid=qid, eval_set=[(X_val, y_val)])
+    with pytest.raises(ValueError, match=r"eval_set\[0\] has 4 columns, but the training X has 5"):
+        QueryRanker(lgbm_ranker()).fit(
+            X, y, qid=qid, eval_set=[(X_val[:, 1:], y_val)], eval_qid=[qid_val]
+        )
+    with pytest.raises(ValueError, match=r"eval_set\[0\] has 5 columns.*query id column included"):
+        QueryRanker(lgbm_ranker(), qid_column=0).fit(  # the eval X lacks its qid column
+            np.column_stack([qid, X]), y, eval_set=[(X_val, y_val)]
+        )
+    with pytest.raises(ValueError, match=r"eval_set\[0\]: X, y and its query ids .* y \d+"):
+        QueryRanker(lgbm_ranker()).fit(
+            X, y, qid=qid, eval_set=[(X_val, y_val[:-1])], eval_qid=[qid_val]
+        )
     with pytest.raises(TypeError, match="Ridge.fit takes no evaluation sets"):
         QueryRanker(Ridge()).fit(X, y, qid=qid, eval_set=[(X_val, y_val)], eval_qid=[qid_val])
 
@@ -378,8 +407,33 @@ def test_catboost_pointwise_models(data, kind):
         np.testing.assert_array_equal(ranker.classes_, [0, 1])
 
 
-def test_catboost_writes_no_files(data, tmp_path, monkeypatch):
+def test_pipeline_given_as_a_tuple_of_steps_and_a_passthrough_model(data):
     X, y, qid, *_ = data
-    monkeypatch.chdir(tmp_path)
-    QueryRanker(catboost_model()).fit(X, y, qid=qid)
-    assert list(tmp_path.iterdir()) == []
+    steps = (("scale", StandardScaler()), ("model", Ridge()))
+    ranker = QueryRanker(Pipeline(steps)).fit(X, y, qid=qid)
+    expected = make_pipeline(StandardScaler(), Ridge()).fit(*by_query(X, y, qid=qid)[:2])
+    np.testing.assert_allclose(ranker.predict(X), expected.predict(X), rtol=1e-12)
+    with pytest.raises(ValueError, match="last step is 'passthrough'"):
+        QueryRanker(Pipeline([("scale", StandardScaler()), ("model", "passthrough")])).fit(
+            X, y, qid=qid
+        )
+
+
+def test_catboost_eval_pools_know_the_categorical_columns(data):
+    pandas = pytest.importorskip("pandas")
+    catboost = pytest.importorskip("catboost")
+    X, y, qid, X_val, y_val, qid_val = data
+
+    def frame(X):
+        df = pandas.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+        df["colour"] = np.where(X[:, 0] > 0, "red", "blue")
+        return df
+
+    model = catboost_model(iterations=20)
+    ranker = QueryRanker(model, fit_params={"cat_features": ["colour"]})
+    ranker.fit(frame(X), y, qid=qid, eval_set=[(frame(X_val), y_val)], eval_qid=[qid_val])
+    X_s, y_s, qid_s = by_query(X, y, qid=qid)
+    Xv_s, yv_s, qidv_s = by_query(X_val, y_val, qid=qid_val)
+    pool = catboost.Pool(frame(Xv_s), yv_s, group_id=qidv_s, cat_features=["colour"])
+    direct = clone(model).fit(frame(X_s), y_s, group_id=qid_s, cat_features=["colour"], eval_set=pool)
+    assert ranker.evals_result_ == direct.get_evals_result()

@@ -22,6 +22,7 @@ multiplies each document's gradient and hessian by its row weight, so its
 weights may vary.
 """
 
+import copy
 import inspect
 from dataclasses import dataclass
 
@@ -50,6 +51,13 @@ _COMPUTED_BY_THE_WRAPPER = {
     "eval_sample_weight": "QueryRanker does not take evaluation weights.",
     "sample_weight_eval_set": "QueryRanker does not take evaluation weights.",
 }
+# Other per-row (or per-pair) arguments of the boosters' fit: they would not
+# follow the sorted rows, and QueryRanker does not take them.
+_PER_ROW_ARGUMENTS = (
+    "init_score", "eval_init_score",  # LightGBM
+    "base_margin", "base_margin_eval_set",  # XGBoost
+    "baseline", "pairs", "pairs_weight", "subgroup_id", "graph",  # CatBoost
+)  # fmt: skip
 
 
 @dataclass
@@ -123,8 +131,13 @@ def fit_preprocessing(estimator, rows, eval_rows):
             for evaluation in eval_rows:
                 evaluation.X = head.transform(evaluation.X)
             # A Pipeline with memory= fits clones: keep the fitted steps.
-            estimator.steps[:-1] = head.steps
+            estimator.steps = [*head.steps, estimator.steps[-1]]
         estimator = estimator.steps[-1][1]
+    if estimator is None or isinstance(estimator, str):
+        raise ValueError(
+            f"The pipeline's last step is {estimator!r}; QueryRanker needs a model there, "
+            "such as LGBMRanker() or Ridge()."
+        )
     return estimator
 
 
@@ -147,22 +160,35 @@ def _query_weights(rows, model):
     return per_query
 
 
-def check_fit_params(fit_params):
-    """``fit_params`` as a dict, refusing the arguments the wrapper computes."""
+def check_fit_params(fit_params, n_samples):
+    """A deep copy of ``fit_params``, refusing arguments that would not follow the sorted rows.
+
+    Those are the arguments the wrapper computes (queries, weights,
+    evaluation sets) and any other per-row argument: a known one by name, an
+    array with one value per training row by its length.
+    """
     if fit_params is None:
         return {}
     if not isinstance(fit_params, dict):
         raise TypeError(f"fit_params must be a dict or None, got {type(fit_params).__name__}.")
-    for key in fit_params:
+    for key, value in fit_params.items():
         if key in _COMPUTED_BY_THE_WRAPPER:
-            raise ValueError(
-                f"fit_params must not set {key!r}: QueryRanker sorts the rows by query, and "
-                f"an argument given here would not follow them. {_COMPUTED_BY_THE_WRAPPER[key]}"
-            )
-    return dict(fit_params)
+            fix = _COMPUTED_BY_THE_WRAPPER[key]
+        elif key in _PER_ROW_ARGUMENTS or (
+            getattr(value, "ndim", 0) >= 1 and len(value) == n_samples
+        ):
+            fix = "QueryRanker does not take per-row fit arguments other than sample_weight."
+        else:
+            continue
+        raise ValueError(
+            f"fit_params must not set {key!r}: QueryRanker sorts the rows by query, and "
+            f"an argument given here would not follow them. {fix}"
+        )
+    # Each fit its own copy: callbacks and other objects keep state.
+    return copy.deepcopy(fit_params)
 
 
-def model_fit_arguments(model, query_arg, rows, eval_rows):
+def model_fit_arguments(model, query_arg, rows, eval_rows, fit_params):
     """Keyword arguments of ``model.fit`` for the sorted training and evaluation rows."""
     arguments = {}
     if query_arg == "group":
@@ -177,11 +203,11 @@ def model_fit_arguments(model, query_arg, rows, eval_rows):
         else:
             arguments["sample_weight"] = rows.sample_weight
     if eval_rows:
-        arguments.update(_evaluation_arguments(model, query_arg, eval_rows))
+        arguments.update(_evaluation_arguments(model, query_arg, eval_rows, fit_params))
     return arguments
 
 
-def _evaluation_arguments(model, query_arg, eval_rows):
+def _evaluation_arguments(model, query_arg, eval_rows, fit_params):
     try:
         parameters = inspect.signature(model.fit).parameters
     except (TypeError, ValueError):
@@ -189,7 +215,16 @@ def _evaluation_arguments(model, query_arg, eval_rows):
     if query_arg == "group_id":
         from catboost import Pool  # only CatBoost models take group_id
 
-        return {"eval_set": [Pool(rows.X, rows.y, group_id=rows.codes) for rows in eval_rows]}
+        # The Pools must know the categorical, text and embedding columns that
+        # fit learns from fit_params or from the model's parameters.
+        feature_kinds = {
+            name: fit_params.get(name, model.get_params().get(name))
+            for name in ("cat_features", "text_features", "embedding_features")
+        }
+        pools = [
+            Pool(rows.X, rows.y, group_id=rows.codes, **feature_kinds) for rows in eval_rows
+        ]
+        return {"eval_set": pools}
     if "eval_X" in parameters:  # LightGBM >= 4.7, where eval_set is deprecated
         arguments = {
             "eval_X": tuple(rows.X for rows in eval_rows),

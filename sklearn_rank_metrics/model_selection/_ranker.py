@@ -30,8 +30,10 @@ class SplitQueryWarning(UserWarning):
     best estimator) on rows whose query ids include training query ids with
     another number of rows. Cross-validation that cuts queries in two
     (``KFold``, the default ``cv=5``) causes it, and its scores are inflated:
-    the model was trained on part of each scored query. The message is fixed,
-    so Python shows it once per place. ``QueryRanker(...,
+    the model was trained on part of each scored query. A query cut into two
+    halves of equal size goes unnoticed. The message is fixed, so Python's
+    default filter shows it once per process (with ``n_jobs`` > 1, once per
+    worker, printed by the worker). ``QueryRanker(...,
     warn_split_queries=False)`` switches the check off, for unrelated data
     that reuse training query ids.
 
@@ -70,6 +72,11 @@ SPLIT_QUERY_MESSAGE = (
     "so that every query stays whole. If these are other queries that reuse training query "
     "ids, silence this check with QueryRanker(..., warn_split_queries=False)."
 )
+
+
+def _id_kind(query_ids):
+    """"number" or "text": query ids of different kinds never name the same query."""
+    return "number" if query_ids.dtype.kind in "iufb" else "text"
 
 
 def _eval_sets(eval_set, eval_qid):
@@ -154,8 +161,10 @@ default="auto"
         ``callbacks=[lightgbm.early_stopping(10)]``, ``categorical_feature``
         or ``eval_at``, or CatBoost's ``cat_features`` and
         ``early_stopping_rounds``. A constructor parameter, so it survives
-        ``clone`` and needs no routing; each fit gets a copy. The arguments
-        the wrapper computes (queries, weights, evaluation sets) are refused.
+        ``clone`` and needs no routing; each fit gets a deep copy. The
+        arguments the wrapper computes (queries, weights, evaluation sets) and
+        other per-row arguments (``init_score``, ``base_margin``,
+        ``baseline``, ...) are refused: they would not follow the sorted rows.
     warn_split_queries : bool, default=True
         Whether scoring warns (:class:`SplitQueryWarning`) when a scored query
         id was also a training query id with another number of rows: the mark
@@ -177,10 +186,11 @@ default="auto"
         columns the model saw: without ``qid_column``, after any
         preprocessing. Only where the model has them.
     best_iteration_ : int
-        Zero-based index of the iteration the booster found best on its last
-        evaluation set: XGBoost's ``best_iteration`` and CatBoost's
+        Zero-based index of the iteration the booster reports as best on its
+        evaluation sets: XGBoost's ``best_iteration`` and CatBoost's
         ``get_best_iteration()`` as they are, LightGBM's one-based
-        ``best_iteration_`` minus one. The model predicts with iterations
+        ``best_iteration_`` minus one (the iteration of the set and metric
+        that stopped training). The model predicts with iterations
         0 .. ``best_iteration_``. Only where the booster recorded one
         (LightGBM and XGBoost: with early stopping; CatBoost: with an
         evaluation set).
@@ -188,7 +198,9 @@ default="auto"
         The booster's record of its evaluation metrics at every iteration,
         ``{set name: {metric name: [values]}}``, under the booster's own set
         names (LightGBM ``"valid_0"``, XGBoost ``"validation_0"``, CatBoost
-        ``"learn"`` and ``"validation"``). Only where one was recorded.
+        ``"learn"`` and ``"validation"``). Only where one was recorded
+        (CatBoost records its training metrics under ``"learn"`` even without
+        an evaluation set).
     classes_ : ndarray
         The classes of a classifier.
 
@@ -344,7 +356,7 @@ default="auto"
         check_consistent_length(X, y, sample_weight)
         if isinstance(self.metric, str):
             make_rank_scorer(self.metric)  # a misspelt name fails now, not as NaN fold scores
-        fit_params = check_fit_params(self.fit_params)
+        fit_params = check_fit_params(self.fit_params, X.shape[0])
         evaluation_data = _eval_sets(eval_set, eval_qid)
         self.estimator_ = clone(self.estimator)
         model = final_step(self.estimator_)
@@ -361,11 +373,11 @@ default="auto"
                     "query ids in a column of every X and set qid_column."
                 )
         eval_rows = [
-            self._sorted_rows(X_eval, y_eval, qid_eval, caller=f"{caller}, eval_set,")
-            for X_eval, y_eval, qid_eval in evaluation_data
+            self._sorted_eval_rows(X_eval, y_eval, qid_eval, f"{caller}: eval_set[{i}]")
+            for i, (X_eval, y_eval, qid_eval) in enumerate(evaluation_data)
         ]
         model = fit_preprocessing(self.estimator_, rows, eval_rows)
-        arguments = model_fit_arguments(model, self.query_arg_, rows, eval_rows)
+        arguments = model_fit_arguments(model, self.query_arg_, rows, eval_rows, fit_params)
         # The wrapper hands the model its arguments itself; with routing on, a
         # model's fit would refuse arguments nobody requested.
         with config_context(enable_metadata_routing=False):
@@ -382,6 +394,25 @@ default="auto"
         required = self.query_arg_ is not None
         qid = resolve_qid(X, qid, self.qid_column, caller=caller, required=required)
         return sort_by_query(drop_query_column(X, self.qid_column), y, qid, sample_weight)
+
+    def _sorted_eval_rows(self, X, y, qid, name):
+        """An evaluation set's rows sorted by query, after checking its shape."""
+        if not hasattr(X, "shape"):
+            X = np.asarray(X)
+        n_columns = X.shape[1] if len(X.shape) > 1 else 1
+        if n_columns != self.n_features_in_:
+            with_qid = "" if self.qid_column is None else ", the query id column included"
+            raise ValueError(
+                f"{name} has {n_columns} columns, but the training X has "
+                f"{self.n_features_in_}{with_qid}; evaluation sets need the training columns."
+            )
+        lengths = {"X": X.shape[0], "y": len(y)}
+        if qid is not None:
+            lengths["qid (eval_qid)"] = len(qid)
+        if len(set(lengths.values())) > 1:
+            given = ", ".join(f"{key} {length}" for key, length in lengths.items())
+            raise ValueError(f"{name}: X, y and its query ids need one entry a row; got {given}.")
+        return self._sorted_rows(X, y, qid, caller=name)
 
     def _remember_features(self, X):
         self.n_features_in_ = X.shape[1] if len(X.shape) > 1 else 1
@@ -408,12 +439,11 @@ default="auto"
             return
         train_ids, train_sizes = training
         codes, query_ids = factorize_query_ids(qid)
-        try:
-            _, in_training, in_scored = np.intersect1d(
-                train_ids, query_ids, assume_unique=True, return_indices=True
-            )
-        except TypeError:  # ids of kinds that do not compare (numbers and text)
-            return
+        if _id_kind(train_ids) != _id_kind(query_ids):
+            return  # numbers and text: never the same query
+        _, in_training, in_scored = np.intersect1d(
+            train_ids, query_ids, assume_unique=True, return_indices=True
+        )
         sizes = np.bincount(codes, minlength=len(query_ids))
         if (train_sizes[in_training] != sizes[in_scored]).any():
             warnings.warn(SPLIT_QUERY_MESSAGE, SplitQueryWarning, stacklevel=2)

@@ -165,7 +165,9 @@ def _warn_if_queries_were_split(estimator, qid):
     It warns when scored queries were training queries with other rows: folds
     that split queries, whose scores are inflated.
     """
-    model = final_step(getattr(estimator, "best_estimator_", estimator))
+    model = final_step(estimator)
+    while hasattr(model, "best_estimator_"):  # searches, possibly nested or in pipelines
+        model = final_step(model.best_estimator_)
     check = getattr(model, "_warn_if_queries_were_split", None)
     if check is not None:
         check(qid)
