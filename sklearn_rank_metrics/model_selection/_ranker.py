@@ -365,13 +365,6 @@ default="auto"
         rows = self._sorted_rows(X, y, qid, sample_weight, caller=caller)
         self._remember_features(X)
         self._remember_training_queries(rows)
-        if self.query_arg_ is not None and self.qid_column is None:
-            if any(qid_eval is None for _, _, qid_eval in evaluation_data):
-                raise ValueError(
-                    f"{caller} got eval_set without the query ids of its rows: pass "
-                    "eval_qid=[qid_val, ...], one array per evaluation set, or keep the "
-                    "query ids in a column of every X and set qid_column."
-                )
         eval_rows = [
             self._sorted_eval_rows(X_eval, y_eval, qid_eval, f"{caller}: eval_set[{i}]")
             for i, (X_eval, y_eval, qid_eval) in enumerate(evaluation_data)
@@ -388,9 +381,7 @@ default="auto"
         return self
 
     def _sorted_rows(self, X, y, qid, sample_weight=None, *, caller):
-        """The rows of X (without the query id column) sorted by query."""
-        if not hasattr(X, "shape"):
-            X = np.asarray(X)
+        """The rows of X (with a shape), without the query id column, sorted by query."""
         required = self.query_arg_ is not None
         qid = resolve_qid(X, qid, self.qid_column, caller=caller, required=required)
         return sort_by_query(drop_query_column(X, self.qid_column), y, qid, sample_weight)
@@ -405,6 +396,12 @@ default="auto"
             raise ValueError(
                 f"{name} has {n_columns} columns, but the training X has "
                 f"{self.n_features_in_}{with_qid}; evaluation sets need the training columns."
+            )
+        if qid is None and self.qid_column is None and self.query_arg_ is not None:
+            raise ValueError(
+                f"{name}: got eval_set without the query ids of its rows: pass "
+                "eval_qid=[qid_val, ...], one array per evaluation set, or keep the "
+                "query ids in a column of every X and set qid_column."
             )
         lengths = {"X": X.shape[0], "y": len(y)}
         if qid is not None:
