@@ -128,3 +128,15 @@ def test_public_names():
             assert f"\n{section}\n" in doc, (name, section)
     assert isinstance(srm.evaluate([1, 0], [2, 1], average=None), srm.QueryResults)
     np.testing.assert_array_equal(srm.evaluate([1, 0], [2, 1], average=None).query_ids, [0])
+
+
+def test_distribution_declares_its_licence_and_home():
+    """The installed metadata carries the BSD licence text and the project's addresses."""
+    from importlib import metadata
+
+    assert (ROOT / "LICENSE").read_text().startswith("BSD 3-Clause License")
+    meta = metadata.metadata("sklearn-rank-metrics")
+    assert meta["License-Expression"] == "BSD-3-Clause"
+    assert "LICENSE" in meta.get_all("License-File")
+    urls = dict(entry.split(", ", 1) for entry in meta.get_all("Project-URL"))
+    assert {"Homepage", "Source", "Issues", "Changelog"} <= set(urls)
