@@ -239,7 +239,7 @@ class QueryResults(Mapping):
             for name in self.metrics
         )
 
-    __hash__ = None  # mutable-looking mapping compared by value, as a dict
+    __hash__ = None  # compared by value, as a dict: not hashable
 
     # ---------------------------------------------------- what was left out
     def skipped(self, name):
