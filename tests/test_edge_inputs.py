@@ -241,15 +241,23 @@ def test_large_integer_scores_are_ranked_exactly(y_score):
     assert _evaluate(y_true, np.array(y_score, dtype=object)) == _evaluate(y_true, ranks)
 
 
-def test_large_integer_query_ids_stay_apart_or_raise():
+@pytest.mark.parametrize(
+    "qid, ids",
+    [
+        ([BIG + 1, BIG, BIG + 1, 5], [5, BIG, BIG + 1]),  # uint64 holds them
+        ([BIG + 1, BIG, BIG + 1, -5], [-5, BIG, BIG + 1]),  # no integer dtype does
+        ([2**60 + 1, 2**60, 2**60 + 1, 0.5], [0.5, 2**60, 2**60 + 1]),  # ints and floats
+    ],
+)
+def test_large_integer_query_ids_stay_apart(qid, ids):
     y_true, y_score = [1, 0, 1, 0], [0.3, 0.2, 0.1, 0.4]
-    qid = [BIG + 1, BIG, BIG + 1, 5]
-    results = srm.evaluate(y_true, y_score, qid=qid, metrics=["mrr"], average=None)
-    assert results.query_ids.tolist() == [5, BIG, BIG + 1]
-    np.testing.assert_array_equal(results["mrr"], [0.0, 0.0, 1.0])
-    for qid in ([BIG + 1, BIG, BIG + 1, -5], np.array([BIG + 1, BIG, BIG + 1, -5], dtype=object)):
-        with pytest.raises(ValueError, match="qid holds numbers .* as strings"):
-            srm.mrr_score(y_true, y_score, qid=qid)
+    expected = [0.0, 0.0, 1.0]
+    for given in (qid, np.array(qid, dtype=object)):
+        results = srm.evaluate(y_true, y_score, qid=given, metrics=["mrr"], average=None)
+        assert results.query_ids.tolist() == ids
+        np.testing.assert_array_equal(results["mrr"], expected)
+        got = srm.map_score(y_true, y_score, qid=given, n_relevant={ids[2]: 4})
+        assert got == pytest.approx((0 + 0 + (1 / 1 + 2 / 2) / 4) / 3)
 
 
 def test_large_integer_labels_are_exact_or_raise():
@@ -258,6 +266,13 @@ def test_large_integer_labels_are_exact_or_raise():
     assert exact == {"cg@1": float(BIG)}
     with pytest.raises(ValueError, match="y_true holds values that float64"):
         srm.ndcg_score([2**64 + 1, 2**64, 0], y_score)
+
+
+def test_integers_beyond_float64_range():
+    for y_true, y_score in (([10**400, 0], [0.2, 0.1]), ([1, 0], [10**400, 1])):
+        name = "y_true" if len(str(y_true[0])) > 1 else "y_score"
+        with pytest.raises(ValueError, match=f"{name} holds integers beyond the range of float64"):
+            srm.ndcg_score(y_true, y_score)
 
 
 @pytest.mark.parametrize("total", [2**63, 2**64 + 1, 1e300])

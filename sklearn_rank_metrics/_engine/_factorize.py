@@ -503,7 +503,7 @@ def _as_id_array(uniques):
     values = uniques.tolist()
     ids = np.asarray(values)
     if ids.dtype.kind == "f":
-        return _exact_ids(values, ids)
+        return exact_numbers(values, ids)
     if ids.dtype.kind != "U":
         return ids
     lengths = np.fromiter(map(len, values), dtype=np.intp, count=len(values))
@@ -511,18 +511,6 @@ def _as_id_array(uniques):
         raise ValueError(
             "qid has ids that differ only in trailing NUL characters (such as 'a' and "
             "'a\\x00'), which NumPy strings cannot tell apart; remove the NUL characters."
-        )
-    return ids
-
-
-def _exact_ids(source, ids):
-    """Float ids NumPy made of ``source``, or the integer ids they round (:func:`exact_numbers`)."""
-    ids = exact_numbers(source, ids)
-    if ids.dtype.kind == "O":
-        raise ValueError(
-            "qid holds numbers that no NumPy type holds exactly together (integers of 2**53 "
-            "or more beside negative or fractional ones): as float64 some would round and "
-            "queries merge. Give the query ids as strings, e.g. [str(q) for q in qid]."
         )
     return ids
 
@@ -672,7 +660,9 @@ def _factorize_any(qid, pool):
     if ids.ndim != 1:
         raise ValueError(f"qid must be 1-D, one query id per document; got shape {ids.shape}.")
     if ids.dtype.kind == "f" and not isinstance(qid, np.ndarray) and not np.isnan(ids).any():
-        ids = _exact_ids(qid, ids)  # a list of integers NumPy made float64
+        # A list of integers NumPy made float64 (rounding them): int64 or uint64 ids, or
+        # Python's numbers when neither holds them all.
+        ids = exact_numbers(qid, ids)
     kind = ids.dtype.kind
     if kind in "iu":
         return factorize_numbers(ids, pool)

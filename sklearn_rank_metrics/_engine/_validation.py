@@ -117,11 +117,12 @@ def _exactly(values, array, name, ranks_only):
         return floats
     if ranks_only:
         return _dense_ranks(numbers_)
+    given = "Python numbers" if numbers_.dtype.kind == "O" else numbers_.dtype
     raise ValueError(
         f"{name} holds values that float64, in which labels are compared and gains computed, "
-        f"cannot hold exactly (of dtype {numbers_.dtype}, up to {plain(numbers_.max())!r}); "
-        "give them as a NumPy array of dtype uint64 if they are integers, else round them to "
-        "float64 (np.asarray(y_true, dtype=np.float64)) if that is what is meant."
+        f"cannot hold exactly (as {given}); give them as a NumPy array of dtype "
+        "uint64 if they are integers below 2**64, else round them to float64 "
+        f"(np.asarray({name}, dtype=np.float64)) if that is what is meant."
     )
 
 
@@ -146,6 +147,11 @@ def _numeric_array(values, name, ranks_only=False):
     if kind == "O":
         try:
             array = array.astype(np.float64)
+        except OverflowError:
+            raise ValueError(
+                f"{name} holds integers beyond the range of float64 (about 1.8e308); scale "
+                "them down."
+            ) from None
         except (TypeError, ValueError):
             kind = None
         else:
