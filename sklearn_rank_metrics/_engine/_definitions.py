@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._params import is_cutoff
 from ._results import QueryValues
 
 # Which shared options a metric takes follows from what its value depends
@@ -224,6 +225,7 @@ METRICS = {definition.name: definition for definition in _DEFINITIONS}
 ALIASES = {alias: definition.name for definition in METRICS.values() for alias in definition.aliases}
 
 _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:@\s*(\S+))?\s*$")
+_CUTOFF = re.compile(r"[0-9]{1,19}")  # 2**63 - 1 has 19 digits
 
 
 def valid_names():
@@ -266,6 +268,10 @@ def resolve_metric(name):
         raise ValueError(
             f"{definition.name!r} compares whole lists and takes no @k: use {definition.name!r}."
         )
-    if not cutoff.isdigit() or int(cutoff) < 1:
-        raise ValueError(f"the cutoff in {name!r} must be a positive int, e.g. '{base}@10'.")
+    # ASCII digits only: str.isdigit() takes '²', int() '٣'; and int() refuses 5,000 digits.
+    if not _CUTOFF.fullmatch(cutoff) or not is_cutoff(int(cutoff)):
+        raise ValueError(
+            f"the cutoff in {name!r} must be a positive int of ASCII digits, at most 2**63 - 1, "
+            f"e.g. '{base}@10'."
+        )
     return definition, int(cutoff)

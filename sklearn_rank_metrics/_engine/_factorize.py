@@ -86,6 +86,44 @@ def _sorted(codes, uniques):
     return _remap(codes, rank, rank.dtype), uniques[order]
 
 
+# ------------------------------------------------- numbers as NumPy makes them
+# float64 holds every integer up to this magnitude exactly.
+_EXACT_FLOAT_INTEGERS = 2.0**53
+
+
+def exact_numbers(source, floats):
+    """``floats``, or the exact array of the numbers in ``source`` when ``floats`` rounds some.
+
+    ``floats`` is NumPy's float64 conversion of ``source``, a list or an
+    object array. NumPy turns a list mixing integers of 2**63 or more with
+    negatives, or with floats, into float64, where integers beyond 2**53 may
+    round: two query ids would merge, two scores tie. Only values of that
+    magnitude are compared with the numbers they came from.
+
+    Returns
+    -------
+    numbers : ndarray
+        ``floats`` when it holds every number exactly; else an int64 or
+        uint64 array when the numbers are integers one of them holds; else
+        an object array of the numbers themselves (no numeric dtype holds
+        them: the caller ranks them or raises).
+    """
+    if not floats.size or max(-floats.min(), floats.max()) < _EXACT_FLOAT_INTEGERS:
+        return floats
+    numbers_ = np.asarray(source, dtype=object)
+    large = np.abs(floats) >= _EXACT_FLOAT_INTEGERS
+    if (numbers_[large] == floats[large].astype(object)).all():
+        return floats
+    flat = numbers_.ravel().tolist()
+    if all(isinstance(value, numbers.Integral) and not isinstance(value, bool) for value in flat):
+        low, high = min(flat), max(flat)
+        for dtype in (np.int64, np.uint64):
+            limits = np.iinfo(dtype)
+            if limits.min <= low and high <= limits.max:
+                return np.asarray(numbers_, dtype=dtype)
+    return numbers_
+
+
 # ---------------------------------------------------------------- integers
 def _offsets(block, low):
     """``block - low`` as intp, without overflowing the block's own dtype."""
@@ -290,6 +328,8 @@ def factorize_numbers(ids, pool=None):
         return _factorize_by_runs(ids, starts)
     if ids.dtype.itemsize == 8:
         return _factorize_by_hashing(ids, pool)
+    if ids.dtype.itemsize > 8:  # long double: a float64 copy would merge ids
+        return _factorize_by_sorting(ids)
     wide = ids.astype(np.int64 if ids.dtype.kind in "iu" else np.float64)
     codes, uniques = _factorize_by_hashing(wide, pool)
     return codes, uniques.astype(ids.dtype)  # exact: the values came from that dtype
@@ -462,6 +502,8 @@ def _as_id_array(uniques):
     """
     values = uniques.tolist()
     ids = np.asarray(values)
+    if ids.dtype.kind == "f":
+        return exact_numbers(values, ids)
     if ids.dtype.kind != "U":
         return ids
     lengths = np.fromiter(map(len, values), dtype=np.intp, count=len(values))
@@ -617,6 +659,10 @@ def _factorize_any(qid, pool):
         ids = np.asarray(qid, dtype=object)
     if ids.ndim != 1:
         raise ValueError(f"qid must be 1-D, one query id per document; got shape {ids.shape}.")
+    if ids.dtype.kind == "f" and not isinstance(qid, np.ndarray) and not np.isnan(ids).any():
+        # A list of integers NumPy made float64 (rounding them): int64 or uint64 ids, or
+        # Python's numbers when neither holds them all.
+        ids = exact_numbers(qid, ids)
     kind = ids.dtype.kind
     if kind in "iu":
         return factorize_numbers(ids, pool)
@@ -699,7 +745,7 @@ def code_labels(labels, top=None):
 
     ``top``, the largest label, saves a pass when known.
     """
-    top = labels.max() if top is None else top
+    top = float(labels.max() if top is None else top)  # a float16 top overflows beside 2**16
     if top < 1 << 16:
         small = _small_integer_codes(labels, int(top))
         if small is not None:

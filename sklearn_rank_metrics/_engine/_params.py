@@ -26,6 +26,15 @@ def _anything(value):
     return True
 
 
+# Cutoffs are int64 inside the engine; a larger one is no use (it covers any list).
+MAX_CUTOFF = 2**63 - 1
+
+
+def is_cutoff(k):
+    """Whether the int ``k`` is a valid cutoff: 1 to :data:`MAX_CUTOFF`."""
+    return 1 <= k <= MAX_CUTOFF
+
+
 @dataclass(frozen=True)
 class Parameter:
     """A declared parameter.
@@ -72,10 +81,10 @@ def options(*allowed, fix):
 
 PARAMETERS = {
     "k": Parameter(
-        "a positive int or None",
+        "a positive int (at most 2**63 - 1) or None",
         "k=10 evaluates the top 10 documents of each query; k=None the whole list.",
         has_type=lambda k: k is None or _is_int(k),
-        is_valid=lambda k: k is None or k >= 1,
+        is_valid=lambda k: k is None or is_cutoff(k),
     ),
     "gain": options(
         "linear", "exponential",

@@ -97,6 +97,30 @@ def finish(name, query_values, no_relevant, order=None):
     )
 
 
+def _read_only_copy(array):
+    """A read-only copy: the results own their arrays, which no caller can change."""
+    array = np.array(array)
+    array.flags.writeable = False
+    return array
+
+
+def _same_ids(ids, other):
+    """Whether two id arrays hold the same ids (strings never equal numbers)."""
+    same_kind = (ids.dtype.kind in "US") == (other.dtype.kind in "US")
+    return same_kind and ids.shape == other.shape and bool((ids == other).all())
+
+
+# Keys that name a QueryResults attribute rather than a metric.
+_ATTRIBUTE_FOR_KEY = {
+    "qid": ("query_ids", "query ids"),
+    "query_id": ("query_ids", "query ids"),
+    "query_ids": ("query_ids", "query ids"),
+    "sample_weight": ("query_weights", "query weights"),
+    "query_weights": ("query_weights", "query weights"),
+    "weights": ("query_weights", "query weights"),
+}
+
+
 class QueryResults(Mapping):
     """Per-query values of ranking metrics, with their query ids and weights.
 
@@ -106,16 +130,19 @@ class QueryResults(Mapping):
     row order for 2-D input). A query left out of a metric (no relevant
     document under ``no_relevant="skip"``, or an undefined value) has the value
     NaN there, and :meth:`skipped` / :meth:`undefined` say which and why.
+    Its arrays are read-only. Two results are equal (``==``) when they hold
+    the same metrics with the same query ids, values (NaN at the same
+    places) and weights.
 
     Attributes
     ----------
     query_ids : ndarray of shape (n_queries,)
-        Sorted unique query ids.
+        Sorted unique query ids (read-only).
     metrics : tuple of str
         The metric names, in the order requested.
     query_weights : ndarray of shape (n_queries,) or None
-        The weight of each query in means (``sample_weight``), None for equal
-        weights.
+        The weight of each query in means (``sample_weight``, read-only),
+        None for equal weights.
 
     See Also
     --------
@@ -142,22 +169,43 @@ class QueryResults(Mapping):
     array(['a', 'b'], dtype='<U1')
     >>> results.mean()
     {'ndcg@2': 0.69555..., 'mrr': 0.75}
+    >>> results == evaluate([2, 0, 1, 0, 0, 1], [0.9, 0.8, 0.1, 0.7, 0.2, 0.3],
+    ...                     qid=["a", "a", "a", "b", "b", "b"],
+    ...                     metrics=["mrr", "ndcg@2"], average=None)
+    True
     """
 
     def __init__(self, query_ids, metric_results, query_weights=None):
-        self.query_ids = query_ids
-        self.metrics = tuple(metric_results)
-        self.query_weights = query_weights
+        self._query_ids = _read_only_copy(query_ids)
+        self._metrics = tuple(metric_results)
+        self._query_weights = None if query_weights is None else _read_only_copy(query_weights)
         self._results = dict(metric_results)
+
+    @property
+    def query_ids(self):
+        """Sorted unique query ids (read-only)."""
+        return self._query_ids
+
+    @property
+    def metrics(self):
+        """The metric names, in the order requested."""
+        return self._metrics
+
+    @property
+    def query_weights(self):
+        """The weight of each query in means (read-only), None for equal weights."""
+        return self._query_weights
 
     # ------------------------------------------------------------- mapping
     def __getitem__(self, name):
         """Per-query values of the metric ``name`` (read-only, NaN where left out)."""
         try:
             return self._results[name].values
-        except KeyError:
+        except (KeyError, TypeError):  # TypeError: an unhashable key
+            pointer = _ATTRIBUTE_FOR_KEY.get(name) if isinstance(name, str) else None
+            hint = f" The {pointer[1]} are in results.{pointer[0]}." if pointer else ""
             raise KeyError(
-                f"{name!r} is not among the metrics of these results: {list(self.metrics)}."
+                f"{name!r} is not among the metrics of these results: {list(self.metrics)}.{hint}"
             ) from None
 
     def __iter__(self):
@@ -170,6 +218,28 @@ class QueryResults(Mapping):
     def n_queries(self):
         """Number of queries."""
         return self.query_ids.shape[0]
+
+    def __eq__(self, other):
+        """Whether both hold the same metrics with the same values, ids and weights.
+
+        Values are compared exactly, NaN equal to NaN at the same place (a
+        query left out of both); weights as :meth:`weights` gives them, so
+        equal weights given or left out compare equal.
+        """
+        if not isinstance(other, QueryResults):
+            return NotImplemented
+        if set(self.metrics) != set(other.metrics):
+            return False
+        if not _same_ids(self.query_ids, other.query_ids):
+            return False
+        return all(
+            np.array_equal(self[name], other[name], equal_nan=True)
+            and np.array_equal(self.weights(name), other.weights(name))
+            and np.array_equal(self.skipped(name), other.skipped(name))
+            for name in self.metrics
+        )
+
+    __hash__ = None  # compared by value, as a dict: not hashable
 
     # ---------------------------------------------------- what was left out
     def skipped(self, name):
@@ -228,6 +298,12 @@ class QueryResults(Mapping):
         Returns
         -------
         mean : float, or dict of {name: float}
+
+        Raises
+        ------
+        ValueError
+            When the mean overflows float64 although every value is finite
+            (DCG or CG of huge labels), as one query's value does.
         """
         if name is None:
             return {metric: self.mean(metric) for metric in self.metrics}
@@ -241,9 +317,20 @@ class QueryResults(Mapping):
                 UndefinedMetricWarning,
             )
             return float("nan")
-        if self.query_weights is None and self._results[name].pool_weights is None:
-            return float(np.mean(values[valid]))
-        return float(np.average(values[valid], weights=weights[valid]))
+        with np.errstate(over="ignore", invalid="ignore"):
+            if self.query_weights is None and self._results[name].pool_weights is None:
+                mean = float(np.mean(values[valid]))
+            else:
+                mean = float(np.average(values[valid], weights=weights[valid]))
+        if not np.isfinite(mean):
+            # Every value is finite: only a sum overflowed, as one query's DCG can.
+            raise ValueError(
+                f"the mean of {name} overflows float64: the per-query values (up to "
+                f"{np.max(np.abs(values[valid])):g}) or the weights are too large to add up. "
+                "Use smaller labels, gain='linear', ndcg (exact for any labels) or smaller "
+                "sample_weight; average=None gives the per-query values."
+            )
+        return mean
 
     # -------------------------------------------------------------- output
     def to_frame(self, long=False):
@@ -284,9 +371,15 @@ class QueryResults(Mapping):
     def __repr__(self):
         import warnings
 
+        def shown_mean(name):
+            try:
+                return f"{self.mean(name):.4g}"
+            except ValueError:  # the mean overflows
+                return "overflows"
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UndefinedMetricWarning)
-            parts = [f"{name} mean {self.mean(name):.4g}" for name in self.metrics]
+            parts = [f"{name} mean {shown_mean(name)}" for name in self.metrics]
         left_out = {
             name: int((result.skipped | result.undefined).sum())
             for name, result in self._results.items()

@@ -150,10 +150,38 @@ def config_context(*, n_threads=None):
             _overrides.n_threads = previous
 
 
-def _int_from_environment(name):
-    """A positive int from an environment variable, or None when unset or not one."""
-    text = os.environ.get(name, "").split(",")[0].strip()  # OMP_NUM_THREADS may be "4,2"
-    return int(text) if text.isdigit() and int(text) > 0 else None
+def _positive_int(text):
+    """The positive int that ``text`` spells in ASCII digits, else None.
+
+    ``str.isdigit()`` is also true for characters such as '²', which ``int``
+    refuses, and ``int`` also reads other scripts' digits.
+    """
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) < 19):
+        return None
+    return int(text) or None
+
+
+def _user_limit():
+    """The user's limit: the configuration, else ``SKLEARN_RANK_METRICS_N_THREADS``; None for none.
+
+    A value of the environment variable that is not a positive int or -1
+    raises a ValueError naming it (ignoring it would silently run on every CPU).
+    """
+    user = get_config()["n_threads"]
+    if user != -1:
+        return user
+    text = os.environ.get(ENVIRONMENT_VARIABLE, "").strip()
+    if text in ("", "-1"):
+        return None
+    n_threads = _positive_int(text)
+    if n_threads is None:
+        raise ValueError(
+            f"the environment variable {ENVIRONMENT_VARIABLE}={text!r} is not valid; it must "
+            "be a positive int in ASCII digits (the most threads one call may use) or -1 "
+            "(no limit). Set it to e.g. 4, or unset it."
+        )
+    return n_threads
 
 
 def thread_limit():
@@ -161,12 +189,11 @@ def thread_limit():
     from joblib import cpu_count  # a scikit-learn dependency; honours affinity and cgroups
 
     limits = [cpu_count()]
-    omp = _int_from_environment("OMP_NUM_THREADS")
+    # OMP_NUM_THREADS may be a list ("4,2"); a value OpenMP ignores is ignored here too.
+    omp = _positive_int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0])
     if omp is not None:
         limits.append(omp)
-    user = get_config()["n_threads"]
-    if user == -1:
-        user = _int_from_environment(ENVIRONMENT_VARIABLE)
+    user = _user_limit()
     if user is not None:
         limits.append(user)
     return max(1, min(limits))
@@ -176,8 +203,11 @@ def thread_limit():
 def call_threads(n_rows):
     """``(pool, n_threads)`` for one call on ``n_rows`` rows; the pool is None for one thread.
 
-    The pool is shut down (its threads joined) when the block ends.
+    The pool is shut down (its threads joined) when the block ends. The
+    user's setting is checked whatever the size, so a wrong one is found on
+    small inputs too.
     """
+    _user_limit()
     n_threads = thread_limit() if n_rows >= MIN_ROWS_FOR_THREADS else 1
     if n_threads == 1:
         yield None, 1

@@ -7,12 +7,15 @@ are not copied to floats, and integer scores are ranked by their exact
 integer value (a float64 copy would merge 2**53 + 1 with 2**53).
 """
 
+import math
 import numbers
+from collections.abc import Iterator, Mapping, MappingView
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._factorize import code_dtype, factorize_query_ids
+from ._factorize import code_dtype, exact_numbers, factorize_query_ids
+from ._warnings import warn_caller
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,85 @@ class RankingInput:
         return self.query_ids.shape[0]
 
 
-def _numeric_array(values, name):
-    """``(array, (min, max))``: a 1-D or 2-D numeric array in its own dtype, finite; booleans as uint8."""
+def check_array_like(values, name):
+    """Raise a TypeError naming ``name`` unless ``values`` is an array-like of numbers or ids.
+
+    None, iterators and generators (consumed by one look), sets and
+    mappings (no order), strings and scalars are not: each has its fix.
+    """
+    if values is None:
+        raise TypeError(f"{name} is None; pass an array-like with one value per document.")
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} is a string ({values!r}); pass an array-like of values.")
+    if isinstance(values, (set, frozenset, Mapping)):
+        what = "a mapping" if isinstance(values, Mapping) else "an unordered set"
+        raise TypeError(
+            f"{name} is a {type(values).__name__} ({what}); pass a list or array with one "
+            "value per document, in the order of the documents."
+        )
+    if isinstance(values, (Iterator, MappingView)):
+        raise TypeError(
+            f"{name} is a {type(values).__name__}, not an array; pass a list or array, e.g. "
+            f"list({name})."
+        )
+    scalar = getattr(values, "ndim", None) == 0  # NumPy scalars and 0-d arrays
+    if scalar or not (hasattr(values, "__len__") or hasattr(values, "__array__")):
+        raise TypeError(
+            f"{name} must be an array-like with one value per document, got "
+            f"{type(values).__name__} ({values!r:.60})."
+        )
+
+
+def _dimensions(values):
+    """How many dimensions an array-like has, without converting a list to an array."""
+    ndim = getattr(values, "ndim", None)
+    if isinstance(ndim, int):
+        return ndim
+    first = values[0] if len(values) else None
+    return 2 if hasattr(first, "__len__") and not isinstance(first, (str, bytes)) else 1
+
+
+def _dense_ranks(numbers):
+    """``numbers`` replaced by the rank of each among the distinct values: same order, same ties."""
+    return np.unique(numbers, return_inverse=True)[1].reshape(numbers.shape).astype(np.int64)
+
+
+def _exactly(values, array, name, ranks_only):
+    """``array`` (float64 from a list or an object array, or long double), or an exact replacement.
+
+    A float64 array NumPy made of integers beyond 2**53, or a long double
+    array, may not hold the numbers given. Scores (``ranks_only``) only
+    matter by their order, so they are replaced by their dense ranks; labels
+    that float64 cannot hold raise a ValueError.
+    """
+    if array.dtype.itemsize > 8:  # long double
+        numbers_, floats = array, array.astype(np.float64)
+        exact = (floats == array).all()
+    else:
+        numbers_ = floats = exact_numbers(values, array)
+        exact = numbers_.dtype.kind != "O"
+    if exact:
+        return floats
+    if ranks_only:
+        return _dense_ranks(numbers_)
+    given = "Python numbers" if numbers_.dtype.kind == "O" else numbers_.dtype
+    raise ValueError(
+        f"{name} holds values that float64, in which labels are compared and gains computed, "
+        f"cannot hold exactly (as {given}); give them as a NumPy array of dtype "
+        "uint64 if they are integers below 2**64, else round them to float64 "
+        f"(np.asarray({name}, dtype=np.float64)) if that is what is meant."
+    )
+
+
+def _numeric_array(values, name, ranks_only=False):
+    """``(array, (min, max))``: a 1-D or 2-D numeric array, finite; booleans as uint8.
+
+    Integers keep their own dtype. Numbers float64 would round (integers
+    beyond 2**53 that NumPy made floats, long doubles) are kept exactly as
+    integers, replaced by their ranks (``ranks_only``: only their order
+    matters) or refused (see :func:`_exactly`).
+    """
+    check_array_like(values, name)
     try:
         array = np.asarray(values)
     except ValueError as exc:  # ragged nested lists
@@ -63,9 +143,15 @@ def _numeric_array(values, name):
             "one value per document, or a rectangular 2-D array with one query per row."
         ) from None
     kind = array.dtype.kind
+    from_numbers = kind == "O" or getattr(values, "dtype", None) is None  # lists and objects
     if kind == "O":
         try:
             array = array.astype(np.float64)
+        except OverflowError:
+            raise ValueError(
+                f"{name} holds integers beyond the range of float64 (about 1.8e308); scale "
+                "them down."
+            ) from None
         except (TypeError, ValueError):
             kind = None
         else:
@@ -92,10 +178,15 @@ def _numeric_array(values, name):
             f"{name} contains {bad} values; remove those documents or replace the "
             "values with finite numbers."
         )
+    if kind == "f" and (from_numbers or array.dtype.itemsize > 8):
+        exact = _exactly(values, array, name, ranks_only)
+        if exact is not array:
+            array, low, high = exact, exact.min(), exact.max()
     return array, (low, high)
 
 
 def _weights(sample_weight, n_expected, per):
+    check_array_like(sample_weight, "sample_weight")
     weights = np.asarray(sample_weight, dtype=np.float64)
     if weights.ndim != 1 or weights.shape[0] != n_expected:
         raise ValueError(
@@ -131,14 +222,44 @@ def _weights_per_query(doc_weights, query_codes, n_queries):
     return low
 
 
+def _pandas_index(values):
+    index = getattr(values, "index", None)
+    return index if type(index).__module__.startswith("pandas") else None
+
+
+def _warn_unaligned(**arguments):
+    """Warn when pandas arguments have different indexes: they are matched by position.
+
+    As in scikit-learn, the n-th value of each argument belongs to the n-th
+    document whatever the index says; a user who sorted or filtered one
+    Series and not the other would otherwise get a silently wrong number.
+    """
+    indexed = [(name, _pandas_index(values)) for name, values in arguments.items()]
+    indexed = [(name, index) for name, index in indexed if index is not None]
+    if len(indexed) < 2:
+        return
+    (first, index), others = indexed[0], indexed[1:]
+    differ = [name for name, other in others if not other.equals(index)]
+    if differ:
+        warn_caller(
+            f"{' and '.join(differ)} {'has an index' if len(differ) == 1 else 'have indexes'} "
+            f"different from {first}'s; pandas arguments are matched by position, as in "
+            f"scikit-learn, not by index label. To match them by label, align them first, e.g. "
+            f"{differ[0]}.reindex({first}.index); to match by position without this warning, "
+            "pass arrays (.to_numpy()).",
+            UserWarning,
+        )
+
+
 def check_ranking_input(y_true, y_score, qid=None, sample_weight=None, pool=None):
     """Validate labels, scores, query ids and weights; return a :class:`RankingInput`.
 
     Raises a ValueError or TypeError that names the argument and the fix.
     ``pool``, the call's threads, helps factorize large query ids.
     """
+    _warn_unaligned(y_true=y_true, y_score=y_score, qid=qid, sample_weight=sample_weight)
     y_true, label_range = _numeric_array(y_true, "y_true")
-    y_score, score_range = _numeric_array(y_score, "y_score")
+    y_score, score_range = _numeric_array(y_score, "y_score", ranks_only=True)
     if y_true.shape != y_score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape, got {y_true.shape} and "
@@ -172,6 +293,13 @@ def check_ranking_input(y_true, y_score, qid=None, sample_weight=None, pool=None
         query_codes = np.zeros(n_samples, dtype=np.int32)
         query_ids = np.zeros(1, dtype=np.intp)
     else:
+        check_array_like(qid, "qid")
+        if _dimensions(qid) != 1:
+            raise ValueError(
+                f"qid must be 1-D, one query id per document, got {_dimensions(qid)} "
+                "dimensions; pass a list, 1-D array or pandas Series (for a one-column "
+                "DataFrame, its column: qid['name'])."
+            )
         if len(qid) != n_samples:
             raise ValueError(
                 f"qid has {len(qid)} entries but y_true has {n_samples}; pass one query "
@@ -205,6 +333,24 @@ def _key_matches_ids(key, id_kind):
     return isinstance(key, numbers.Real)
 
 
+def _relevant_counts(values):
+    """The values of ``n_relevant`` as int64, checked: whole numbers from 0 to 2**63 - 1."""
+    for value in values:
+        whole = isinstance(value, numbers.Integral) or (
+            isinstance(value, numbers.Real) and math.isfinite(value) and value == round(value)
+        )
+        if not whole or isinstance(value, (bool, np.bool_)):
+            raise TypeError(
+                f"n_relevant values must be whole numbers of relevant documents, e.g. "
+                f"{{'q1': 5}}; got {plain(value)!r}."
+            )
+        if not 0 <= value < 2**63:
+            raise ValueError(
+                f"n_relevant values must be counts from 0 to 2**63 - 1; got {plain(value)!r}."
+            )
+    return np.asarray([int(value) for value in values], dtype=np.int64)
+
+
 def check_n_relevant(n_relevant, query_ids):
     """Map ``n_relevant`` (query id -> total relevant) onto ``query_ids`` (in code order).
 
@@ -222,15 +368,7 @@ def check_n_relevant(n_relevant, query_ids):
     if not items:
         return totals
     keys = [key for key, _ in items]
-    values = np.asarray([value for _, value in items])
-    if values.dtype.kind not in "iu" and not (
-        values.dtype.kind == "f" and np.isfinite(values).all() and (values == np.round(values)).all()
-    ):
-        raise TypeError(
-            "n_relevant values must be whole numbers of relevant documents, e.g. {'q1': 5}."
-        )
-    if (values < 0).any():
-        raise ValueError("n_relevant values must be >= 0.")
+    values = _relevant_counts([value for _, value in items])
     id_kind = query_ids.dtype.kind
     positions = np.zeros(len(keys), dtype=np.intp)
     found = np.zeros(len(keys), dtype=bool)
@@ -256,5 +394,5 @@ def check_n_relevant(n_relevant, query_ids):
             f"(query ids look like {plain(query_ids[0])!r}: same type and value needed); "
             "remove the key or correct it."
         )
-    totals[positions] = values.astype(np.int64)
+    totals[positions] = values
     return totals
