@@ -99,12 +99,12 @@ def evaluate_requests(
         quantities = [
             quantity
             for request in requests
-            for quantity in request.definition.computation.needs(evaluation, request.k)
+            for quantity in request.definition.computation.needs(evaluation, request)
         ]
         evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
         evaluation.compute(quantities)
         per_query = [
-            request.definition.computation.finalize(evaluation, request.k) for request in requests
+            request.definition.computation.finalize(evaluation, request) for request in requests
         ]
     # Codes number the queries in whatever order factorizing found cheapest;
     # results come in sorted-id order (numpy.unique's).
