@@ -74,7 +74,7 @@ def _ratio(numerator, denominator):
 
 @dataclass(frozen=True)
 class GainRatio(Computation):
-    """NDCG: the expected DCG over the ideal DCG, gains scaled per query where they could overflow."""
+    """NDCG: expected DCG over ideal DCG, gains scaled per query where they could overflow."""
 
     def needs(self, evaluation, request):
         scaled = evaluation.needs_scaled_gains
@@ -375,7 +375,9 @@ _DEFINITIONS = (
 
 METRICS = {definition.name: definition for definition in _DEFINITIONS}
 
-ALIASES = {alias: definition.name for definition in METRICS.values() for alias in definition.aliases}
+ALIASES = {
+    alias: definition.name for definition in METRICS.values() for alias in definition.aliases
+}
 
 _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:@\s*(\S+))?\s*$")
 

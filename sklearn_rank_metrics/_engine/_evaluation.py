@@ -139,7 +139,7 @@ class ChunkWork:
         return self.evaluation.scaled_gains(labels, self.gain_exponents()[queries])
 
     def scaled_gains(self):
-        """Per-document gains in ranked order, scaled per query (see :meth:`Evaluation.gain_exponents`)."""
+        """Per-document gains in ranked order, scaled per query (see ``gain_exponents``)."""
         chunk = self.chunk
         return self.shared(
             "scaled_gains",
@@ -218,7 +218,7 @@ class Evaluation:
         return np.where(fits, 0, exponent)
 
     def scaled_gains(self, labels, exponents):
-        """Gains of ``labels`` divided by ``2**exponents``: the unscaled gains times that, exactly."""
+        """Gains of ``labels`` divided by ``2**exponents``: exactly the unscaled gains times that."""
         if self.gain == "exponential":
             mantissa, whole = exponential_parts(labels)
             return np.ldexp(mantissa, whole - exponents) - np.ldexp(1.0, -exponents)

@@ -32,6 +32,7 @@ import numpy as np
 from ._factorize import run_starts
 from ._segments import segment_ranks, sum_by_group, sum_segments
 
+
 # ------------------------------------------------------- label functions
 # A value per label value, looked up from the ranked label codes. Frozen
 # dataclasses: equal functions share one table.
@@ -148,7 +149,9 @@ class ReciprocalRank(Quantity):
     def compute(self, work):
         head = work.head(self.k)
         if not head.tied:
-            return first_relevant_reciprocal_rank(head, *work.relevant_positions(self.k, self.level))
+            return first_relevant_reciprocal_rank(
+                head, *work.relevant_positions(self.k, self.level)
+            )
         block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
         return expected_reciprocal_rank(head, block_relevant, work.cutoffs(self.k))
 
@@ -170,7 +173,7 @@ class HitProbability(Quantity):
 
 @dataclass(frozen=True)
 class PrecisionSum(Quantity):
-    """Expected sum of precision@p over the ranks ``p <= k`` of relevant documents (AP's numerator)."""
+    """Expected sum of precision@p over the relevant ranks ``p <= k`` (AP's numerator)."""
 
     k: int | None
     level: float
@@ -258,7 +261,7 @@ class HasGain(OrderFree):
 
 @dataclass(frozen=True)
 class IdealGain(OrderFree):
-    """DCG@k of each query's documents sorted by decreasing label (``scaled`` as in :class:`ExpectedGain`)."""
+    """DCG@k of each query's documents sorted by decreasing label (``scaled``: see ExpectedGain)."""
 
     k: int | None
     scaled: bool = False
@@ -470,7 +473,8 @@ def expected_precision_sum(head, block_relevant):
     through = np.cumsum(block_relevant)
     query_start = head.query_starts
     run_length = np.diff(np.append(query_start, head.query.shape[0]))
-    first = np.minimum(query_start, head.query.shape[0] - 1)  # a query without blocks repeats 0 times
+    # A query without blocks repeats 0 times.
+    first = np.minimum(query_start, head.query.shape[0] - 1)
     before_query = np.repeat(through[first] - block_relevant[first], run_length)
     relevant_before = through - block_relevant - before_query
 
@@ -525,7 +529,9 @@ def _count_smaller_before(values, query_ptr, n_bits):
         one = is_one.astype(bool)
         smaller_before[origin[one]] += zeros_before[one]
 
-        target = np.where(one, group_start + zeros_in_group + ones_before, group_start + zeros_before)
+        target = np.where(
+            one, group_start + zeros_in_group + ones_before, group_start + zeros_before
+        )
         new_start = np.where(one, group_start + zeros_in_group, group_start)
         new_size = np.where(one, ones_in_group, zeros_in_group)
         for array, new_values in (

@@ -154,7 +154,7 @@ class _Head:
         return sum_segments(values, self.query_starts)
 
     def flagged_per_query(self, flags):
-        """``(blocks, starts)``: the head blocks where ``flags`` holds, and where each query's begin.
+        """``(blocks, starts)``: the head blocks where ``flags`` holds, where each query's begin.
 
         ``blocks[starts[q]:starts[q + 1]]`` are query ``q``'s flagged blocks.
         """
@@ -199,9 +199,10 @@ class WholeListHead(_Head):
         return self.chunk.ranked_codes
 
     def block_sum(self, per_document):
-        """Sum over each head block (one document) of a :class:`LabelTable` or :class:`RankedValues`."""
+        """Sum over each head block (one document) of a LabelTable or RankedValues."""
         if isinstance(per_document, LabelTable):
-            return per_document.values.take(self.codes())  # take: twice as fast as indexing by uint8
+            # take: twice as fast as indexing by uint8
+            return per_document.values.take(self.codes())
         return per_document.values
 
 
@@ -221,7 +222,7 @@ class RowHead(_Head):
         return self.chunk.ranked_codes[self.positions]
 
     def block_sum(self, per_document):
-        """Sum over each head block (one document) of a :class:`LabelTable` or :class:`RankedValues`."""
+        """Sum over each head block (one document) of a LabelTable or RankedValues."""
         if isinstance(per_document, LabelTable):
             return per_document.values.take(self.codes())
         return per_document.values[self.positions]
@@ -446,11 +447,13 @@ class QueryChunk:
         return self.score_tie_ptr.shape[0] - 1 == self.n_documents
 
     def sum_over_tie_blocks(self, per_document):
-        """Sum over each tie block of a :class:`LabelTable` or :class:`RankedValues`, by its name."""
+        """Sum over each tie block of a LabelTable or RankedValues, cached by its name."""
         is_table = isinstance(per_document, LabelTable)
         key = per_document.function if is_table else per_document.name
         if key not in self._tie_sums:
-            ranked = per_document.values.take(self.ranked_codes) if is_table else per_document.values
+            ranked = (
+                per_document.values.take(self.ranked_codes) if is_table else per_document.values
+            )
             self._tie_sums[key] = np.add.reduceat(ranked, self.score_tie_ptr[:-1])
         return self._tie_sums[key]
 
