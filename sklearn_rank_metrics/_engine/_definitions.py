@@ -205,12 +205,13 @@ class MetricDefinition:
     ----------
     name : str
         Name in :func:`evaluate` and the scorers, e.g. ``"ndcg"``.
-    function : str
-        The public function computing it, e.g. ``"ndcg_score"``.
     family : {"graded", "binary", "pairs"}
         What the value depends on; decides the options it takes.
     computation : Computation
         The quantities it needs and how it combines them.
+    function : str or None
+        The public function computing it, e.g. ``"ndcg_score"``; None for a
+        metric computed by :func:`evaluate` and the scorers only.
     takes_cutoff : bool
         Whether ``@k`` / ``k=`` applies (False: whole lists only).
     bounded : bool
@@ -226,9 +227,9 @@ class MetricDefinition:
     """
 
     name: str
-    function: str
     family: str
     computation: Computation
+    function: str | None = None
     takes_cutoff: bool = True
     bounded: bool = True
     aliases: tuple = ()
@@ -245,87 +246,87 @@ class MetricDefinition:
 _DEFINITIONS = (
     MetricDefinition(
         "ndcg",
-        "ndcg_score",
         "graded",
         GainRatio(),
+        function="ndcg_score",
         formula="`DCG@k / IDCG@k`, IDCG@k the DCG@k of the list sorted by decreasing label",
         matches="`sklearn.metrics.ndcg_score`, trec_eval `ndcg_cut` (with the list's own grades)",
     ),
     MetricDefinition(
         "dcg",
-        "dcg_score",
         "graded",
         GainSum(discounted=True),
+        function="dcg_score",
         bounded=False,
         formula="`sum_{i <= min(k, n)} g(rel_i) / log2(i + 1)`",
         matches="`sklearn.metrics.dcg_score` (log_base=2)",
     ),
     MetricDefinition(
         "cg",
-        "cg_score",
         "graded",
         GainSum(discounted=False),
+        function="cg_score",
         bounded=False,
         formula="`sum_{i <= min(k, n)} g(rel_i)`",
     ),
     MetricDefinition(
         "mrr",
-        "mrr_score",
         "binary",
         Binary(ReciprocalRank, _as_is),
+        function="mrr_score",
         aliases=("rr", "recip_rank"),
         formula="`1 / rank` of the first relevant document if it is in the top `k`, else 0",
         matches="trec_eval `recip_rank`, ranx `mrr`",
     ),
     MetricDefinition(
         "map",
-        "map_score",
         "binary",
         Binary(PrecisionSum, _over_total),
+        function="map_score",
         aliases=("ap",),
         formula="`(1 / R) sum_{i <= k, rel_i relevant} P@i`",
         matches="trec_eval `map` / `map_cut`, ranx `map`",
     ),
     MetricDefinition(
         "precision",
-        "precision_at_k_score",
         "binary",
         Binary(Hits, _over_cutoff),
+        function="precision_at_k_score",
         aliases=("p",),
         formula="`hits@k / k` (k even for shorter lists)",
         matches="trec_eval `P_k`, ranx `precision`",
     ),
     MetricDefinition(
         "recall",
-        "recall_at_k_score",
         "binary",
         Binary(Hits, _over_total),
+        function="recall_at_k_score",
         formula="`hits@k / R`",
         matches="trec_eval `recall_k`, ranx `recall`",
     ),
     MetricDefinition(
         "f1",
-        "f1_at_k_score",
         "binary",
         Binary(Hits, _f1),
+        function="f1_at_k_score",
         aliases=("f1_score",),
         formula="`2 P@k Recall@k / (P@k + Recall@k) = 2 hits@k / (k + R)`",
         matches="ranx `f1`",
     ),
     MetricDefinition(
         "recall_cap",
-        "recall_cap_score",
         "binary",
         Binary(Hits, _over_capped_total),
+        function="recall_cap_score",
         aliases=("r_cap",),
         formula="`hits@k / min(k, R)`",
         matches="BEIR / MTEB `R_cap@k`",
     ),
     MetricDefinition(
         "hit_rate",
-        "hit_rate_score",
         "binary",
         Binary(HitProbability, _as_is),
+        function="hit_rate_score",
         aliases=("hr", "hit_rate_query"),
         fixed_options={"level": "query"},
         formula="1 if `hits@k > 0` else 0",
@@ -333,17 +334,17 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "hit_rate_item",
-        "hit_rate_score",
         "binary",
         Binary(Hits, _items_hit),
+        function="hit_rate_score",
         fixed_options={"level": "item"},
         formula="`hits@k / min(k, n)`; the mean is pooled: `sum hits@k / sum min(k, n)`",
     ),
     MetricDefinition(
         "r_precision",
-        "r_precision_score",
         "binary",
         Binary(_hits_at_r, _over_total),
+        function="r_precision_score",
         takes_cutoff=False,
         aliases=("rprec", "r-precision"),
         formula="`hits@R / R`",
@@ -351,9 +352,9 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "rc",
-        "rank_correlation_score",
         "pairs",
         PairAgreement(kendall=False),
+        function="rank_correlation_score",
         takes_cutoff=False,
         aliases=("rank_correlation",),
         fixed_options={"method": "rc"},
@@ -362,9 +363,9 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "kendall",
-        "rank_correlation_score",
         "pairs",
         PairAgreement(kendall=True),
+        function="rank_correlation_score",
         takes_cutoff=False,
         aliases=("kendall_tau",),
         fixed_options={"method": "kendall"},

@@ -174,6 +174,7 @@ class Evaluation:
         self.pool = pool
         self.chunk_rows = chunk_rows
         self.known_totals = {}
+        self._gain_exponents = None  # per query, from the histogram, when gains are scaled
         self._values = {}
         self._cutoffs = {}
 
@@ -229,9 +230,10 @@ class Evaluation:
         values = self.rq.labels.values
         if not scaled:
             return self.label_table(LabelGain(self.gain)).values[codes]
-        histogram = self.rq.label_histogram
-        exponents = self.gain_exponents(values[histogram.max_codes()], self.rq.query_sizes)
-        return self.scaled_gains(values[codes], exponents[queries])
+        if self._gain_exponents is None:
+            max_labels = values[self.rq.label_histogram.max_codes()]
+            self._gain_exponents = self.gain_exponents(max_labels, self.rq.query_sizes)
+        return self.scaled_gains(values[codes], self._gain_exponents[queries])
 
     def precompute_order_free(self, quantities):
         """Read the order-free totals the quantities need off the label histogram, if small.

@@ -281,10 +281,18 @@ class IdealGain(OrderFree):
         return ideal_gain(run_query, run_count, gains, work.cutoffs(self.k), work.discount_cumsum)
 
     def from_histogram(self, evaluation, histogram):
-        run_query, run_code, run_count = histogram.label_runs()
-        gains = evaluation.gains_of(run_code, run_query, self.scaled)
         cutoffs = evaluation.cutoffs(self.k)
-        return ideal_gain(run_query, run_count, gains, cutoffs, evaluation.rq.discount_cumsum)
+        parts = []
+        # Block by block of queries: temporaries stay small while the sort runs.
+        for start, stop in histogram.query_blocks():
+            run_query, run_code, run_count = histogram.label_runs(start, stop)
+            gains = evaluation.gains_of(run_code, run_query + start, self.scaled)
+            parts.append(
+                ideal_gain(
+                    run_query, run_count, gains, cutoffs[start:stop], evaluation.rq.discount_cumsum
+                )
+            )
+        return np.concatenate(parts)
 
 
 # ---------------------------------------------------------------- kernels

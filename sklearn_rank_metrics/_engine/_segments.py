@@ -99,13 +99,20 @@ class LabelHistogram:
         """Per query: the sum over its documents of a per-label-value quantity."""
         return self.counts @ table.values
 
-    def label_runs(self):
-        """Each query's documents grouped by label value, highest first.
+    def query_blocks(self):
+        """``[(start, stop), ...]``: query ranges of about ``_SMALL_HISTOGRAM`` cells each."""
+        n_queries, n_values = self.counts.shape
+        step = max(1, _SMALL_HISTOGRAM // n_values)
+        return [(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
+
+    def label_runs(self, start, stop):
+        """The documents of queries ``start:stop`` grouped by label value, highest first.
 
         Returns ``(query, code, count)``, one entry per non-empty group, in
-        query order: the order of :func:`~._kernels.ideal_gain`'s runs.
+        query order (``query`` counted from ``start``): the order of
+        :func:`~._kernels.ideal_gain`'s runs.
         """
-        counts = self.counts[:, ::-1]
+        counts = self.counts[start:stop, ::-1]
         query, reversed_code = np.nonzero(counts)
         return query, self.counts.shape[1] - 1 - reversed_code, counts[query, reversed_code]
 
