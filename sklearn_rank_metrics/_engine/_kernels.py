@@ -350,11 +350,6 @@ def relevant_counts(relevant, starts):
     return np.diff(np.append(starts, relevant.shape[0])).astype(np.float64)
 
 
-def _queries_of(relevant, starts):
-    """The query of every flagged block."""
-    return np.repeat(np.arange(starts.shape[0]), np.diff(np.append(starts, relevant.shape[0])))
-
-
 def first_relevant_reciprocal_rank(head, relevant, starts):
     """``1 / rank`` of each query's first relevant document in the head, else 0."""
     queries = np.flatnonzero(np.append(starts[1:], relevant.shape[0]) > starts)
@@ -368,14 +363,14 @@ def relevant_precision_sum(head, relevant, starts):
     counts = np.diff(np.append(starts, relevant.shape[0]))
     precision = np.arange(1.0, relevant.shape[0] + 1.0)
     precision -= np.repeat(starts, counts)
-    precision /= head.offsets_of(relevant, _queries_of(relevant, starts)) + 1.0
+    precision /= head.flagged_offsets(relevant, starts) + 1.0
     return sum_segments(precision, starts)
 
 
 def relevant_ranked_before(head, relevant, starts, cutoffs):
     """Relevant documents of each query ranked before its own cutoff."""
-    queries = _queries_of(relevant, starts)
-    inside = head.offsets_of(relevant, queries) < cutoffs[queries]
+    counts = np.diff(np.append(starts, relevant.shape[0]))
+    inside = head.flagged_offsets(relevant, starts) < np.repeat(cutoffs, counts)
     return sum_segments(inside.astype(np.float64), starts)
 
 

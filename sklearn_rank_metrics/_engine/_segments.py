@@ -61,6 +61,8 @@ def sum_by_group(values, groups, n_groups):
 # cell per this many documents (plus a small constant): bounded memory.
 _ROWS_PER_HISTOGRAM_CELL = 4
 _SMALL_HISTOGRAM = 1 << 16
+# Totals are read off the histogram this many cells at a time (small temporaries).
+_CELLS_PER_BLOCK = 1 << 13
 
 
 class LabelHistogram:
@@ -100,9 +102,9 @@ class LabelHistogram:
         return self.counts @ table.values
 
     def query_blocks(self):
-        """``[(start, stop), ...]``: query ranges of about ``_SMALL_HISTOGRAM`` cells each."""
+        """``[(start, stop), ...]``: query ranges of about ``_CELLS_PER_BLOCK`` cells each."""
         n_queries, n_values = self.counts.shape
-        step = max(1, _SMALL_HISTOGRAM // n_values)
+        step = max(1, _CELLS_PER_BLOCK // n_values)
         return [(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
 
     def label_runs(self, start, stop):
@@ -172,6 +174,10 @@ class _Head:
         """``offset[blocks]``, given the blocks' query indices ``queries``."""
         return self.offset[blocks]
 
+    def flagged_offsets(self, blocks, starts):
+        """``offset[blocks]`` of flagged blocks grouped by query (see ``flagged_per_query``)."""
+        return self.offset[blocks]
+
     @property
     def discounts(self):
         """``1 / log2(rank + 1)`` for ranks 1, 2, ...: one table per call."""
@@ -200,6 +206,11 @@ class WholeListHead(_Head):
     def offsets_of(self, blocks, queries):
         """Offsets from the blocks' positions: a whole-list head needs no offset array."""
         return blocks - self.query_starts[queries]
+
+    def flagged_offsets(self, blocks, starts):
+        """Offsets of flagged blocks grouped by query, from their positions."""
+        counts = np.diff(np.append(starts, blocks.shape[0]))
+        return blocks - np.repeat(self.query_starts, counts)
 
     def codes(self):
         """Label codes of the head's documents."""
