@@ -219,7 +219,7 @@ class Evaluation:
         return np.where(fits, 0, exponent)
 
     def scaled_gains(self, labels, exponents):
-        """Gains of ``labels`` divided by ``2**exponents``: exactly the unscaled gains times that."""
+        """Gains of ``labels`` over ``2**exponents``: exactly the unscaled gains times that."""
         if self.gain == "exponential":
             mantissa, whole = exponential_parts(labels)
             return np.ldexp(mantissa, whole - exponents) - np.ldexp(1.0, -exponents)
