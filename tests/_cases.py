@@ -5,6 +5,8 @@ Adding a metric to the table adds it to every test parametrized from here.
 
 import functools
 
+import numpy as np
+
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine._definitions import METRICS
 
@@ -16,19 +18,37 @@ WHOLE_LIST = tuple(name for name, d in METRICS.items() if not d.takes_cutoff)
 UNBOUNDED = tuple(name for name, d in METRICS.items() if not d.bounded)
 WITH_NO_RELEVANT = tuple(name for name, d in METRICS.items() if "no_relevant" in d.options)
 
-# The public functions, each once.
+# The public functions, each once (a metric may have none: evaluate computes it).
 FUNCTIONS = tuple(
-    getattr(srm, function) for function in dict.fromkeys(d.function for d in METRICS.values())
+    getattr(srm, function)
+    for function in dict.fromkeys(d.function for d in METRICS.values() if d.function)
 )
 CUTOFF_FUNCTIONS = tuple(
     getattr(srm, function)
-    for function in dict.fromkeys(d.function for d in METRICS.values() if d.takes_cutoff)
+    for function in dict.fromkeys(
+        d.function for d in METRICS.values() if d.function and d.takes_cutoff
+    )
 )
+
+
+@functools.cache
+def _through_evaluate(name):
+    """A metric without a public function, as one: ``evaluate`` with its name."""
+
+    def score(y_true, y_score, *, k=None, average="mean", **options):
+        metric = name if k is None else f"{name}@{k}"
+        results = srm.evaluate(y_true, y_score, metrics=[metric], average=average, **options)
+        return results[metric] if average == "mean" else np.array(results[metric])
+
+    score.__name__ = f"evaluate_{name}"
+    return score
 
 
 def function_of(name):
     """The public function computing the metric ``name``, with its naming options bound."""
     definition = METRICS[name]
+    if definition.function is None:
+        return functools.partial(_through_evaluate(name))
     return functools.partial(getattr(srm, definition.function), **definition.fixed_options)
 
 

@@ -183,3 +183,98 @@ def test_unknown_malformed_or_repeated_names(metrics, match):
 def test_unbounded_metrics_refuse_no_relevant_one():
     with pytest.raises(ValueError, match="no_relevant='one'.*'dcg@3'"):
         srm.evaluate([1, 0], [0.5, 0.2], metrics=["ndcg", "dcg@3"], no_relevant="one")
+
+
+# ------------------------------------ a query's values are its own, bit for bit
+def _subjects():
+    """Queries whose values are checked: without ties, with ties, graded, fractional."""
+    rng = np.random.default_rng(7)
+    subjects = []
+    for index in range(6):
+        n = int(rng.integers(20, 300))
+        labels = rng.integers(0, 4, n) + (0.5 if index == 4 else 0.0)
+        scores = rng.integers(0, 4, n).astype(float) if index % 2 else rng.random(n)
+        labels[0] = 2  # a relevant document in every query
+        subjects.append((f"s{index}", labels, scores))
+    return subjects
+
+
+def _companions(seed, n_queries):
+    """Other queries of a call: tied scores, other label values, long lists."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 200, n_queries)
+    n = int(sizes.sum())
+    qid = np.repeat([f"c{q}" for q in range(n_queries)], sizes)
+    labels = rng.choice([0.0, 1.0, 2.0, 3.0, 7.25, 40.0], n)
+    return qid, labels, rng.integers(0, 3, n).astype(float)
+
+
+def _per_query(y_true, y_score, qid, names, **options):
+    results = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, average=None, **options)
+    ids = list(results.query_ids)
+    return {name: dict(zip(ids, results[name].tolist())) for name in names}
+
+
+def _same_bits(a, b):
+    return a == b or (np.isnan(a) and np.isnan(b))
+
+
+BITWISE_NAMES = [
+    *[f"{name}@{k}" for name in NAMES if name not in WHOLE_LIST for k in (1, 3, 10)],
+    *[name for name in NAMES if name not in WHOLE_LIST],
+    *WHOLE_LIST,
+]
+
+
+@pytest.mark.parametrize("ties", ["average", "pessimistic"])
+@pytest.mark.parametrize("gain", ["linear", "exponential"])
+def test_a_query_value_does_not_depend_on_threads_chunks_or_other_queries(monkeypatch, ties, gain):
+    """Per-query values are bitwise those of the query alone, whatever else the call holds."""
+    names = BITWISE_NAMES
+    alone = {}
+    for query, labels, scores in _subjects():
+        alone[query] = _per_query(labels, scores, [query] * len(labels), names, ties=ties, gain=gain)
+    monkeypatch.setattr(_threads, "MIN_ROWS_FOR_THREADS", 0)
+    checked = 0
+    for seed, n_companions in enumerate([1, 5, 40]):
+        qid, y_true, y_score = _companions(seed, n_companions)
+        for query, labels, scores in _subjects():
+            qid = np.r_[qid, [query] * len(labels)]
+            y_true, y_score = np.r_[y_true, labels], np.r_[y_score, scores]
+        order = np.random.default_rng(seed).permutation(qid.shape[0])
+        qid, y_true, y_score = qid[order], y_true[order], y_score[order]
+        for chunk_rows in (None, 1, 37):
+            if chunk_rows is not None:
+                monkeypatch.setattr(_pipeline, "chunk_rows", lambda n, threads, rows=chunk_rows: rows)
+            for n_threads in (1, 3):
+                with srm.config_context(n_threads=n_threads):
+                    got = _per_query(y_true, y_score, qid, names, ties=ties, gain=gain)
+                for query in alone:
+                    for name in names:
+                        assert _same_bits(got[name][query], alone[query][name][query]), (
+                            name, query, seed, chunk_rows, n_threads
+                        )
+                        checked += 1
+    assert checked == 3 * 3 * 2 * 6 * len(names)
+
+
+def test_ndcg_of_a_query_is_its_own_beside_a_query_of_huge_gains(monkeypatch):
+    """A companion whose gains need scaling leaves the other queries' NDCG bit for bit."""
+    names = ["ndcg@3", "ndcg"]
+    huge_labels, huge_scores = np.array([1100.0, 0.0, 3.0]), np.array([0.1, 0.3, 0.2])
+    for query, labels, scores in _subjects():
+        alone = _per_query(labels, scores, [query] * len(labels), names, gain="exponential")
+        qid = np.r_[["big"] * 3, [query] * len(labels)]
+        y_true, y_score = np.r_[huge_labels, labels], np.r_[huge_scores, scores]
+        beside = _per_query(y_true, y_score, qid, names, gain="exponential")
+        for name in names:
+            assert beside[name][query] == alone[name][query], (name, query)
+
+
+def test_the_documented_case_of_a_tie_free_query_beside_a_tied_one():
+    y_true, y_score = [3, 2, 3, 0, 1, 2], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
+    alone = srm.ndcg_score(y_true, y_score, average=None)[0]
+    beside = srm.ndcg_score(
+        y_true + [1, 0], y_score + [1.0, 1.0], qid=[1] * 6 + [2, 2], average=None
+    )[0]
+    assert beside == alone

@@ -172,3 +172,58 @@ def test_segment_sums_with_empty_segments_anywhere():
     starts = np.array([0, 0, 2, 2, 3, 4, 4])
     np.testing.assert_array_equal(sum_segments(values, starts), [0, 3, 0, 4, 8, 0, 0])
     np.testing.assert_array_equal(sum_segments(values[:0], np.array([0, 0])), [0, 0])
+
+
+# ------------------------------------------------ labels of lower precision
+LEVELS = [round(0.05 * i, 2) for i in range(1, 40)]  # 0.05 .. 1.95
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("name", ["map", "mrr", "precision", "recall", "hit_rate", "r_precision"])
+def test_a_label_written_as_the_relevance_level_is_relevant_in_its_own_dtype(dtype, name):
+    """0.7 as a float32 is below 0.7 as a float64: compared in float32 it equals the level."""
+    function = function_of(name)
+    for level in LEVELS:
+        label = dtype(level)
+        below = np.nextafter(label, dtype(0))
+        assert function(np.array([label], dtype), [1.0], relevance_level=level) == 1.0, level
+        assert function(np.array([below], dtype), [1.0], relevance_level=level) == 0.0, level
+
+
+def test_labels_of_lower_precision_are_counted_alike_in_evaluate():
+    y_true = np.array([0.7, 0.3, 0.7, 0.0], np.float32)
+    results = srm.evaluate(
+        y_true, [4, 3, 2, 1], metrics=["map", "recall@1", "r_precision"], relevance_level=0.7
+    )
+    assert results == {"map": pytest.approx((1 + 2 / 3) / 2), "recall@1": 0.5, "r_precision": 0.5}
+
+
+# ------------------------------------------------ large blocks of tied scores
+def test_hit_rate_and_mrr_in_a_huge_tie_block_are_exact():
+    """4e6 tied documents, 2 relevant: the first relevant rank has a closed form."""
+    m, k = 4_000_000, 10
+    y_true = np.zeros(m, np.int8)
+    y_true[[5, 3_000_000]] = 1
+    y_score = np.zeros(m)
+    # P(no relevant document in the top k) = C(m - 2, k) / C(m, k)
+    miss = Fraction((m - k) * (m - k - 1), m * (m - 1))
+    # P(first relevant at rank j) = C(m - j, 1) / C(m, 2)
+    rr = sum(Fraction(2 * (m - j), m * (m - 1)) / j for j in range(1, k + 1))
+    results = srm.evaluate(y_true, y_score, metrics=["hit_rate@10", "mrr@10"])
+    assert results["hit_rate@10"] == pytest.approx(float(1 - miss), rel=1e-12, abs=0)
+    assert str(results["hit_rate@10"]).startswith("4.99999")
+    assert results["mrr@10"] == pytest.approx(float(rr), rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("m, r, k", [(50, 3, 7), (1000, 40, 999), (9, 9, 4), (30, 1, 30)])
+def test_tie_block_probabilities_match_exact_fractions(m, r, k):
+    """The log1p products against exact rational sums, over small and large shares."""
+    y_true = np.r_[np.ones(r), np.zeros(m - r)]
+    y_score = np.zeros(m)
+    miss = Fraction(math.comb(m - r, k), math.comb(m, k)) if k <= m - r else Fraction(0)
+    rr = sum(
+        Fraction(math.comb(m - j, r - 1), math.comb(m, r)) / j for j in range(1, min(k, m - r + 1) + 1)
+    )
+    results = srm.evaluate(y_true, y_score, metrics=[f"hit_rate@{k}", f"mrr@{k}"])
+    assert results[f"hit_rate@{k}"] == pytest.approx(float(1 - miss), rel=1e-13, abs=0)
+    assert results[f"mrr@{k}"] == pytest.approx(float(rr), rel=1e-13, abs=0)

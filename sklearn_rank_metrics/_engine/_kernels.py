@@ -1,22 +1,301 @@
-"""Metric kernels: small pure functions from ranked segments to per-query numbers.
+"""Metric kernels: the named per-query quantities metrics combine, and how each is computed.
 
-Every kernel takes the :class:`~._segments.Head` of a chunk of queries (or
-the chunk itself) and returns one float per query of the chunk. Under ``ties="average"`` each returns the
-*exact expected value* over all orderings of tied documents: a tie block of
-``m`` documents, ``r`` of them relevant, occupying positions ``s+1 .. s+m``
-puts a uniformly random subset of its documents at any set of its positions,
-so expectations follow from linearity and the hypergeometric distribution
-(McSherry & Najork, ECIR 2008). When every block is a single document these
-formulas reduce to the plain deterministic definitions.
+A *quantity* is a small frozen dataclass (:class:`Quantity`): its class says
+what it is and holds its computation, its fields are its parameters (a
+cutoff, a relevance level, ...). Equal quantities are equal keys, so a
+quantity several metrics need is computed once. Two kinds:
+
+- *ranked* quantities depend on the order of the documents. ``compute``
+  runs on one chunk of whole queries (a :class:`~._evaluation.ChunkWork`,
+  which shares heads, label tables and block sums among the quantities of
+  the chunk) and returns one value per query of the chunk;
+- *order-free* totals (:class:`OrderFree`) do not: they also have
+  ``from_histogram``, which reads them off the (query x label value)
+  histogram before the sort has finished, when it is small.
+
+Under ``ties="average"`` each ranked quantity is the *exact expected value*
+over all orderings of tied documents: a tie block of ``m`` documents, ``r``
+of them relevant, occupying positions ``s+1 .. s+m`` puts a uniformly random
+subset of its documents at any set of its positions, so expectations follow
+from linearity and the hypergeometric distribution (McSherry & Najork, ECIR
+2008). For a block of one document every formula gives, bit for bit, the
+plain deterministic value: a query's values never depend on whether other
+queries of its chunk have ties (so neither on the chunking, the threads, nor
+the other queries of the call).
 """
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import numpy as np
-from scipy.special import gammaln
 
 from ._factorize import run_starts
 from ._segments import segment_ranks, sum_by_group, sum_segments
 
 
+# ------------------------------------------------------- label functions
+# A value per label value, looked up from the ranked label codes. Frozen
+# dataclasses: equal functions share one table.
+@dataclass(frozen=True)
+class LabelGain:
+    """The gain of a label value: itself (``"linear"``) or ``2**label - 1`` (``"exponential"``)."""
+
+    gain: str
+
+    def __call__(self, values):
+        if self.gain == "linear":
+            return values.astype(np.float64, copy=True)
+        mantissa, exponent = exponential_parts(values)
+        with np.errstate(over="ignore"):
+            return np.ldexp(mantissa, exponent) - 1.0
+
+
+def exponential_parts(values):
+    """``(2**frac(v), floor(v))``: ``2**v`` as a mantissa and an exact power of two.
+
+    Exponential gains, scaled or not, are built from these with exact
+    ``ldexp``, so that a gain scaled by ``2**-e`` is the unscaled gain times
+    ``2**-e`` bit for bit.
+    """
+    whole = np.floor(values)
+    return np.exp2(values - whole), whole.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """1.0 for a label at or above ``threshold``, else 0.0."""
+
+    threshold: float
+
+    def __call__(self, values):
+        return (values >= self.threshold).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class Positive:
+    """1.0 for a label above 0, else 0.0."""
+
+    def __call__(self, values):
+        return (values > 0).astype(np.float64)
+
+
+# ---------------------------------------------------------- quantities
+@dataclass(frozen=True)
+class Quantity:
+    """A per-query number a metric needs, named by its class and its fields.
+
+    ``dtype`` is that of one query's value: float64 for most; a structured
+    dtype for several numbers counted together (:class:`PairCounts`); a
+    subarray dtype would hold a value per cutoff.
+    """
+
+    dtype: ClassVar[np.dtype] = np.dtype(np.float64)
+
+    def compute(self, work):
+        """The values of the queries of one chunk (``work`` is its ChunkWork)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class OrderFree(Quantity):
+    """A total that does not depend on the order of the documents."""
+
+    def from_histogram(self, evaluation, histogram):
+        """The values of every query from the label histogram, or None where it cannot tell."""
+        return None
+
+
+@dataclass(frozen=True)
+class ExpectedGain(Quantity):
+    """Expected (discounted) cumulative gain of the top ``k`` (``k=None``: whole lists).
+
+    ``scaled``: gains divided per query by a power of two where an unscaled
+    sum could overflow (see :meth:`~._evaluation.ChunkWork.gain_exponents`).
+    """
+
+    k: int | None
+    discounted: bool
+    scaled: bool = False
+
+    def compute(self, work):
+        per_document = work.scaled_gains() if self.scaled else work.label_table(work.gain)
+        # Unscaled gains may overflow: DCG and CG raise an error for a non-finite value.
+        with np.errstate(over="ignore", invalid="ignore"):
+            block_gain, head = work.block_sum(self.k, per_document)
+            return expected_gain_at_k(head, block_gain, discounted=self.discounted)
+
+
+@dataclass(frozen=True)
+class Hits(Quantity):
+    """Expected number of relevant documents (label >= ``level``) in the top ``k``."""
+
+    k: int | None
+    level: float
+
+    def compute(self, work):
+        if not work.head(self.k).tied:
+            return relevant_counts(*work.relevant_positions(self.k, self.level))
+        block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+        return expected_gain_at_k(head, block_relevant, discounted=False)
+
+
+@dataclass(frozen=True)
+class ReciprocalRank(Quantity):
+    """Expected ``1 / rank`` of the first relevant document, 0 beyond ``k``."""
+
+    k: int | None
+    level: float
+
+    def compute(self, work):
+        head = work.head(self.k)
+        if not head.tied:
+            return first_relevant_reciprocal_rank(
+                head, *work.relevant_positions(self.k, self.level)
+            )
+        block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+        return expected_reciprocal_rank(head, block_relevant, work.cutoffs(self.k))
+
+
+@dataclass(frozen=True)
+class HitProbability(Quantity):
+    """Probability that a relevant document is in the top ``k``."""
+
+    k: int | None
+    level: float
+
+    def compute(self, work):
+        if not work.head(self.k).tied:
+            hits = relevant_counts(*work.relevant_positions(self.k, self.level))
+            return (hits > 0).astype(np.float64)
+        block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+        return hit_probability(head, block_relevant)
+
+
+@dataclass(frozen=True)
+class PrecisionSum(Quantity):
+    """Expected sum of precision@p over the relevant ranks ``p <= k`` (AP's numerator)."""
+
+    k: int | None
+    level: float
+
+    def compute(self, work):
+        head = work.head(self.k)
+        if not head.tied:
+            return relevant_precision_sum(head, *work.relevant_positions(self.k, self.level))
+        block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+        return expected_precision_sum(head, block_relevant)
+
+
+@dataclass(frozen=True)
+class HitsAtR(Quantity):
+    """Expected relevant documents in the top R, R each query's total of relevant documents."""
+
+    level: float
+
+    def compute(self, work):
+        cutoffs = work.total_relevant(self.level).astype(np.int64)
+        head = work.head(None)
+        if not head.tied:
+            # Single documents: count the relevant ones ranked above R, from the
+            # relevant positions of the whole lists that other metrics share.
+            return relevant_ranked_before(head, *work.relevant_positions(None, self.level), cutoffs)
+        head = work.chunk.head(cutoffs)
+        block_relevant = head.block_sum(work.relevance(self.level))
+        return expected_gain_at_k(head, block_relevant, discounted=False)
+
+
+PAIR_COUNTS = ("pairs", "discordant", "tied_score", "tied_label", "tied_both")
+
+
+@dataclass(frozen=True)
+class PairCounts(Quantity):
+    """Per query: document pairs, and those discordant, tied in score, in label, in both.
+
+    ``kendall``: score ties are true ties whatever ``ties`` says (tau-b
+    corrects for them itself); otherwise ties follow the tie blocks.
+    """
+
+    kendall: bool
+    dtype: ClassVar[np.dtype] = np.dtype([(name, np.float64) for name in PAIR_COUNTS])
+
+    def compute(self, work):
+        chunk = work.chunk
+        if self.kendall:
+            tied = not chunk.parent.tie_free and chunk.score_tie_ptr.shape[0] <= chunk.n_documents
+        else:
+            tied = not chunk.blocks_are_rows
+        counts = pairwise_counts(chunk, chunk.score_tie_ptr if tied else None)
+        values = np.empty(chunk.n_queries, dtype=self.dtype)
+        for name in PAIR_COUNTS:
+            values[name] = counts[name]
+        return values
+
+
+@dataclass(frozen=True)
+class RelevantInList(OrderFree):
+    """Relevant documents (label >= ``level``) in each query's list."""
+
+    level: float
+
+    def compute(self, work):
+        relevant = work.relevance(self.level).values
+        return work.chunk.per_query_sum(relevant.take(work.chunk.ranked_codes))
+
+    def from_histogram(self, evaluation, histogram):
+        return histogram.count(evaluation.label_table(Relevance(evaluation.threshold(self.level))))
+
+
+@dataclass(frozen=True)
+class HasGain(OrderFree):
+    """Whether a query has a document of positive label."""
+
+    dtype: ClassVar[np.dtype] = np.dtype(bool)
+
+    def compute(self, work):
+        chunk = work.chunk
+        return chunk.label_values[chunk.per_query_max(chunk.ranked_codes)] > 0
+
+    def from_histogram(self, evaluation, histogram):
+        return histogram.count(evaluation.label_table(Positive())) > 0
+
+
+@dataclass(frozen=True)
+class IdealGain(OrderFree):
+    """DCG@k of each query's documents sorted by decreasing label (``scaled``: see ExpectedGain)."""
+
+    k: int | None
+    scaled: bool = False
+
+    def compute(self, work):
+        chunk = work.chunk
+        codes = chunk.ranked_codes.astype(np.int64)
+        n_codes = int(codes.max()) + 1
+        # Sorting (query, reversed code) keeps each query's segment in place.
+        key = chunk.row_query * n_codes + (n_codes - 1 - codes)
+        key.sort()
+        best = n_codes - 1 - key % n_codes
+        starts = run_starts(chunk.row_query, best)
+        run_query, run_code = chunk.row_query[starts], best[starts]
+        run_count = np.diff(np.append(starts, best.shape[0]))
+        gains = work.gains_of(run_code, run_query, self.scaled)
+        return ideal_gain(run_query, run_count, gains, work.cutoffs(self.k), work.discount_cumsum)
+
+    def from_histogram(self, evaluation, histogram):
+        cutoffs = evaluation.cutoffs(self.k)
+        parts = []
+        # Block by block of queries: temporaries stay small while the sort runs.
+        for start, stop in histogram.query_blocks():
+            run_query, run_code, run_count = histogram.label_runs(start, stop)
+            gains = evaluation.gains_of(run_code, run_query + start, self.scaled)
+            parts.append(
+                ideal_gain(
+                    run_query, run_count, gains, cutoffs[start:stop], evaluation.rq.discount_cumsum
+                )
+            )
+        return np.concatenate(parts)
+
+
+# ---------------------------------------------------------------- kernels
 def expected_gain_at_k(head, block_gain, *, discounted):
     """Expected (discounted) cumulative gain of the top k, per query.
 
@@ -31,17 +310,39 @@ def expected_gain_at_k(head, block_gain, *, discounted):
         weight = head.inside / head.size
     elif head.tied:
         cumulative = head.chunk.parent.discount_cumsum
-        weight = (cumulative[head.offset + head.inside] - cumulative[head.offset]) / head.size
+        spread = (cumulative[head.offset + head.inside] - cumulative[head.offset]) / head.size
+        # A block of one document weighs its own discount, as without ties.
+        weight = np.where(head.size == 1, head.discounts[head.offset], spread)
     else:
         weight = head.discounts[head.offset]
     return head.sum_per_query(block_gain * weight)
+
+
+def ideal_gain(run_query, run_count, run_gain, cutoffs, discount_cumsum):
+    """DCG cut at ``cutoffs`` of lists given as runs of equal gain, best first.
+
+    A run of ``c`` documents of gain ``g`` at ranks ``s+1 .. s+c`` adds
+    ``g (D[min(s + c, k)] - D[min(s, k)])``, D the cumulative discounts.
+    Runs come in query order (``run_query`` non-decreasing): the same runs
+    give the same sums, from the histogram or from a chunk.
+    """
+    n_queries = cutoffs.shape[0]
+    through = np.cumsum(run_count)
+    first = np.searchsorted(run_query, np.arange(n_queries))
+    before_query = np.append(through - run_count, 0)[first]
+    start = through - run_count - before_query[run_query]
+    cut = cutoffs[run_query]
+    end = np.minimum(start + run_count, cut)
+    start = np.minimum(start, cut)
+    weights = discount_cumsum[end] - discount_cumsum[start]
+    return sum_by_group(run_gain * weights, run_query, n_queries)
 
 
 # ---------------------------------------------- heads of single documents
 # With every block a single document, the binary-relevance metrics follow
 # from where the relevant documents are: ``relevant`` lists the head blocks
 # holding one, query by query, ``relevant[starts[q]:starts[q + 1]]`` those of
-# query ``q`` (see ``Head.flagged_per_query``).
+# query ``q`` (see ``flagged_per_query`` of the heads).
 
 
 def relevant_counts(relevant, starts):
@@ -62,20 +363,34 @@ def relevant_precision_sum(head, relevant, starts):
     counts = np.diff(np.append(starts, relevant.shape[0]))
     precision = np.arange(1.0, relevant.shape[0] + 1.0)
     precision -= np.repeat(starts, counts)
-    precision /= head.offsets_of(relevant, counts=counts) + 1.0
+    precision /= head.flagged_offsets(relevant, starts) + 1.0
     return sum_segments(precision, starts)
 
 
 def relevant_ranked_before(head, relevant, starts, cutoffs):
     """Relevant documents of each query ranked before its own cutoff."""
     counts = np.diff(np.append(starts, relevant.shape[0]))
-    inside = head.offsets_of(relevant, counts=counts) < np.repeat(cutoffs, counts)
+    inside = head.flagged_offsets(relevant, starts) < np.repeat(cutoffs, counts)
     return sum_segments(inside.astype(np.float64), starts)
 
 
 # ------------------------------------------------------------- tie blocks
-def _log_binomial(n, k):
-    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+def segment_cumsum(values, lengths):
+    """Inclusive cumulative sums restarting at every segment of ``lengths``.
+
+    A doubling scan (``x[i] += x[i - d]`` inside the segment, d = 1, 2, 4,
+    ...): every sum depends only on its own segment, bit for bit, unlike a
+    global cumsum minus the segment's start.
+    """
+    sums = np.array(values, dtype=np.float64)
+    position = segment_ranks(lengths)
+    step = 1
+    longest = int(lengths.max()) if lengths.shape[0] else 0
+    while step < longest:
+        later = np.flatnonzero(position >= step)
+        sums[later] = sums[later] + sums[later - step]
+        step *= 2
+    return sums
 
 
 def _first_relevant_blocks(head, block_relevant):
@@ -94,7 +409,10 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
 
     In the first block with a relevant document (size ``m``, ``r`` relevant,
     after ``s`` documents), the first relevant one lands at the block's
-    ``j``-th position with probability ``C(m - j, r - 1) / C(m, r)``.
+    ``j``-th position with probability
+    ``P(j) = C(m - j, r - 1) / C(m, r) = (r / m) prod_{i=1}^{j-1} (1 - (r - 1) / (m - i))``:
+    a product of factors near 1, summed as ``log1p`` terms (differences of
+    log-gamma values would lose digits in large blocks).
     """
     blocks, queries = _first_relevant_blocks(head, block_relevant)
     offset = head.offset[blocks]
@@ -107,11 +425,12 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
     term_block = np.repeat(np.arange(blocks.shape[0]), n_terms)
     j = segment_ranks(n_terms) + 1
     m, r = size[term_block], relevant[term_block]
-    probability = np.exp(_log_binomial(m - j, r - 1) - _log_binomial(m, r))
+    # log of factor j - 1 of the product at term j (0 at j = 1), then the products.
+    log_factor = np.where(j > 1, np.log1p(-(r - 1.0) / (m - (j - 1))), 0.0)
+    probability = (r / m) * np.exp(segment_cumsum(log_factor, n_terms))
     contribution = probability / (offset[term_block] + j)
-    reciprocal_rank[queries] = np.bincount(
-        term_block, weights=contribution, minlength=blocks.shape[0]
-    )
+    term_starts = np.cumsum(n_terms) - n_terms
+    reciprocal_rank[queries] = sum_segments(contribution, term_starts)
     return reciprocal_rank
 
 
@@ -120,7 +439,10 @@ def hit_probability(head, block_relevant):
 
     Only the first block holding a relevant document can straddle the
     cutoff: with ``t`` of its ``m`` positions inside, it misses all ``r``
-    relevant documents with probability ``C(m - r, t) / C(m, t)``.
+    relevant documents with probability
+    ``C(m - r, t) / C(m, t) = prod_{i<t} (1 - r / (m - i)) = prod_{i<r} (1 - t / (m - i))``,
+    the shorter product summed as ``log1p`` terms; the hit is ``-expm1`` of
+    that sum, exact to a few units of the last place however small.
     """
     blocks, queries = _first_relevant_blocks(head, block_relevant)
     hit = np.zeros(head.chunk.n_queries)
@@ -128,12 +450,15 @@ def hit_probability(head, block_relevant):
     if head.tied:
         size = head.size[blocks].astype(np.float64)
         relevant = block_relevant[blocks]
-        inside = head.inside[blocks]
+        inside = head.inside[blocks].astype(np.float64)
         can_miss = inside <= size - relevant
-        miss = np.exp(
-            _log_binomial(size - relevant, inside)[can_miss] - _log_binomial(size, inside)[can_miss]
-        )
-        hit[queries[can_miss]] -= miss
+        size, relevant, inside = size[can_miss], relevant[can_miss], inside[can_miss]
+        n_terms = np.minimum(inside, relevant).astype(np.int64)
+        numerator = np.maximum(inside, relevant)
+        term_block = np.repeat(np.arange(n_terms.shape[0]), n_terms)
+        i = segment_ranks(n_terms)
+        log_miss = np.log1p(-numerator[term_block] / (size[term_block] - i))
+        hit[queries[can_miss]] = -np.expm1(sum_segments(log_miss, np.cumsum(n_terms) - n_terms))
     return hit
 
 
@@ -146,13 +471,13 @@ def expected_precision_sum(head, block_relevant):
     documents ranked before the block, ``s`` documents before it, so
     ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
-    n_queries = head.chunk.n_queries
-    # Relevant documents ranked before each block: a cumulative sum that
-    # restarts at every query's first head block.
+    # Relevant documents ranked before each block: a cumulative sum (of
+    # whole numbers, so exact) that restarts at every query's first head block.
     through = np.cumsum(block_relevant)
-    query_start = head.query_starts()
+    query_start = head.query_starts
     run_length = np.diff(np.append(query_start, head.query.shape[0]))
-    first = np.minimum(query_start, head.query.shape[0] - 1)  # a query without blocks repeats 0 times
+    # A query without blocks repeats 0 times.
+    first = np.minimum(query_start, head.query.shape[0] - 1)
     before_query = np.repeat(through[first] - block_relevant[first], run_length)
     relevant_before = through - block_relevant - before_query
 
@@ -168,9 +493,9 @@ def expected_precision_sum(head, block_relevant):
     j = segment_ranks(inside) + 1
     position = head.offset[blocks][term_block] + j
     contribution = (single[term_block] + (j - 1) * pair[term_block]) / position
-    return np.bincount(
-        head.query[blocks][term_block], weights=contribution, minlength=n_queries
-    ).astype(np.float64)  # an empty bincount is int64
+    # Terms come in query order: summed per query as the single-document kernel sums.
+    term_query = head.query[blocks][term_block]
+    return sum_segments(contribution, np.searchsorted(term_query, np.arange(head.chunk.n_queries)))
 
 
 def _pairs(counts):
@@ -207,7 +532,9 @@ def _count_smaller_before(values, query_ptr, n_bits):
         one = is_one.astype(bool)
         smaller_before[origin[one]] += zeros_before[one]
 
-        target = np.where(one, group_start + zeros_in_group + ones_before, group_start + zeros_before)
+        target = np.where(
+            one, group_start + zeros_in_group + ones_before, group_start + zeros_before
+        )
         new_start = np.where(one, group_start + zeros_in_group, group_start)
         new_size = np.where(one, ones_in_group, zeros_in_group)
         for array, new_values in (

@@ -61,9 +61,18 @@ def _done(function, *args):
 
 
 def evaluate_requests(
-    requests, y_true, y_score, *, qid=None, gain="linear", relevance_level=1.0,
-    n_relevant=None, ties="average", no_relevant="zero", sample_weight=None,
-):  # fmt: skip
+    requests,
+    y_true,
+    y_score,
+    *,
+    qid=None,
+    gain="linear",
+    relevance_level=1.0,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+):
     """Compute every request on one validated, sorted input.
 
     Options must already be checked against the parameter table; the data
@@ -80,14 +89,21 @@ def evaluate_requests(
         data = check_ranking_input(y_true, y_score, qid, sample_weight, pool)
         n_relevant = check_n_relevant(n_relevant, data.query_ids)
         sort_arguments = (
-            data.y_score, data.y_true, data.query_codes, data.n_queries, ties,
-            data.rows_are_queries, data.score_range,
-        )  # fmt: skip
+            data.y_score,
+            data.y_true,
+            data.query_codes,
+            data.n_queries,
+            ties,
+            data.rows_are_queries,
+            data.score_range,
+        )
         if pool is None:
             ranking = _done(rank_order, *sort_arguments)
         else:
             ranking = pool.submit(rank_order, *sort_arguments)
-        ranked = RankedQueries(data, code_labels(data.y_true, top=data.label_range[1]), ranking, ties)
+        ranked = RankedQueries(
+            data, code_labels(data.y_true, top=data.label_range[1]), ranking, ties
+        )
         evaluation = Evaluation(
             ranked,
             gain=gain,
@@ -99,12 +115,12 @@ def evaluate_requests(
         quantities = [
             quantity
             for request in requests
-            for quantity in request.definition.computation.needs(evaluation, request.k)
+            for quantity in request.definition.computation.needs(evaluation, request)
         ]
         evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
         evaluation.compute(quantities)
         per_query = [
-            request.definition.computation.finalize(evaluation, request.k) for request in requests
+            request.definition.computation.finalize(evaluation, request) for request in requests
         ]
     # Codes number the queries in whatever order factorizing found cheapest;
     # results come in sorted-id order (numpy.unique's).

@@ -14,7 +14,8 @@ two scores of a query are equal.
 
 Kernels run on :class:`QueryChunk` pieces of whole queries, so temporaries
 are sized by the chunk, not the input. Top-k metrics only look at the blocks
-that start inside the cutoff, the :class:`Head` of the ranking. Nothing here
+that start inside the cutoff, the *head* of the ranking (one class per
+representation: :class:`WholeListHead`, :class:`RowHead`, :class:`BlockHead`). Nothing here
 loops over queries in Python: per-query and per-block values are gathered
 with ``np.repeat`` of offsets and summed over contiguous segments with
 ``np.add.reduceat`` (several times faster than a weighted ``np.bincount``).
@@ -60,6 +61,8 @@ def sum_by_group(values, groups, n_groups):
 # cell per this many documents (plus a small constant): bounded memory.
 _ROWS_PER_HISTOGRAM_CELL = 4
 _SMALL_HISTOGRAM = 1 << 16
+# Totals are read off the histogram this many cells at a time (small temporaries).
+_CELLS_PER_BLOCK = 1 << 13
 
 
 class LabelHistogram:
@@ -98,17 +101,27 @@ class LabelHistogram:
         """Per query: the sum over its documents of a per-label-value quantity."""
         return self.counts @ table.values
 
-    def ideal_gain(self, table, cutoffs, discount_cumsum):
-        """DCG of the best ordering of each query's list, cut at ``cutoffs``.
+    def query_blocks(self):
+        """``[(start, stop), ...]``: query ranges of about ``_CELLS_PER_BLOCK`` cells each."""
+        n_queries, n_values = self.counts.shape
+        step = max(1, _CELLS_PER_BLOCK // n_values)
+        return [(start, min(start + step, n_queries)) for start in range(0, n_queries, step)]
 
-        The best ordering puts the ``c`` documents of the highest label at
-        positions ``1..c``, the next label after them, and so on.
+    def label_runs(self, start, stop):
+        """The documents of queries ``start:stop`` grouped by label value, highest first.
+
+        Returns ``(query, code, count)``, one entry per non-empty group, in
+        query order (``query`` counted from ``start``): the order of
+        :func:`~._kernels.ideal_gain`'s runs.
         """
-        counts = self.counts[:, ::-1]
-        end = np.minimum(np.cumsum(counts, axis=1), cutoffs[:, None])
-        start = np.minimum(np.cumsum(counts, axis=1) - counts, cutoffs[:, None])
-        cumulative = discount_cumsum[: int(end.max()) + 1]
-        return (cumulative[end] - cumulative[start]) @ table.values[::-1]
+        counts = self.counts[start:stop, ::-1]
+        query, reversed_code = np.nonzero(counts)
+        return query, self.counts.shape[1] - 1 - reversed_code, counts[query, reversed_code]
+
+    def max_codes(self):
+        """Per query: the code of its largest label."""
+        present = self.counts[:, ::-1] > 0
+        return self.counts.shape[1] - 1 - np.argmax(present, axis=1)
 
 
 def count_per_query(query_codes, n_queries):
@@ -119,111 +132,152 @@ def count_per_query(query_codes, n_queries):
     return counts
 
 
-class Head:
-    """The blocks of each query that start inside its cutoff.
+class _Head:
+    """The blocks of each query that start inside its cutoff (see the three kinds below).
 
-    ``size`` and ``inside`` are the scalar 1 when every block is a single
-    document (NumPy broadcasts them), which saves two arrays on the common
-    tie-free path. A head of whole lists of single documents is the chunk's
-    ranking itself: its ``query`` and ``offset`` arrays are made only when
-    a kernel asks for them.
+    Every kind has the same attributes, each in one representation:
 
-    Attributes
-    ----------
     query : ndarray
         Query index (in the chunk) of every head block (non-decreasing).
     offset : ndarray
         Documents ranked before the block inside its query.
-    size : ndarray or 1
-        Documents in the block.
-    inside : ndarray or 1
-        How many of the block's positions lie inside the cutoff (>= 1).
+    size, inside : ndarray or the int 1
+        Documents in the block, and how many of its positions lie inside
+        the cutoff (>= 1): the int 1 for heads of single documents.
     chunk : QueryChunk
     """
 
-    def __init__(self, chunk, query=None, offset=None, size=1, inside=1, positions=None,
-                 blocks=None, query_starts=None):  # fmt: skip
+    tied = False
+    size = inside = 1
+
+    def __init__(self, chunk):
         self.chunk = chunk
-        self._query, self._offset = query, offset
-        self.size, self.inside = size, inside
-        self._positions = positions  # blocks are rows: their ranked positions, None for all
-        self._blocks = blocks  # tie blocks: index of every head block
-        self._query_starts = query_starts
 
-    @property
-    def query(self):
-        if self._query is None:
-            self._query = self.chunk.row_query
-        return self._query
-
-    @property
-    def offset(self):
-        if self._offset is None:
-            self._offset = self.chunk.row_offset
-        return self._offset
-
-    @property
-    def tied(self):
-        """True when some blocks hold several documents."""
-        return isinstance(self.size, np.ndarray)
-
+    @cached_property
     def query_starts(self):
         """Index of the first head block of each query (of the next one, where it has none)."""
-        if self._query_starts is None:
-            self._query_starts = np.searchsorted(self.query, np.arange(self.chunk.n_queries))
-        return self._query_starts
+        return np.searchsorted(self.query, np.arange(self.chunk.n_queries))
 
     def sum_per_query(self, values):
         """Per-query sums of a value per head block (0 for a query without blocks)."""
-        return sum_segments(values, self.query_starts())
+        return sum_segments(values, self.query_starts)
 
     def flagged_per_query(self, flags):
-        """``(blocks, starts)``: the head blocks where ``flags`` holds, and where each query's begin.
+        """``(blocks, starts)``: the head blocks where ``flags`` holds, where each query's begin.
 
         ``blocks[starts[q]:starts[q + 1]]`` are query ``q``'s flagged blocks.
         """
         blocks = np.flatnonzero(flags)
-        return blocks, np.searchsorted(blocks, self.query_starts())
+        return blocks, np.searchsorted(blocks, self.query_starts)
 
-    def offsets_of(self, blocks, queries=None, counts=None):
-        """``offset[blocks]``, the blocks' queries given as indices or as counts per query.
-
-        Computed from the blocks' positions in a whole-list head, which has
-        no offset array of its own.
-        """
-        if self._offset is None and self._positions is None and self._blocks is None:
-            if counts is None:
-                return blocks - self.query_starts()[queries]
-            return blocks - np.repeat(self.query_starts(), counts)
+    def offsets_of(self, blocks, queries):
+        """``offset[blocks]``, given the blocks' query indices ``queries``."""
         return self.offset[blocks]
 
-    def codes(self):
-        """Label codes of the head's documents (blocks of single documents only)."""
-        codes = self.chunk.ranked_codes
-        return codes if self._positions is None else codes[self._positions]
+    def flagged_offsets(self, blocks, starts):
+        """``offset[blocks]`` of flagged blocks grouped by query (see ``flagged_per_query``)."""
+        return self.offset[blocks]
 
     @property
     def discounts(self):
         """``1 / log2(rank + 1)`` for ranks 1, 2, ...: one table per call."""
         return self.chunk.parent.discounts
 
-    def block_sum(self, quantity):
-        """Sum over each head block of a per-document quantity.
 
-        ``quantity`` is a :class:`LabelTable` (a value per label value,
-        looked up from the ranked label codes: cheap, head rows only) or a
-        per-document array in ranked order.
-        """
-        if self._blocks is not None:
-            return self.chunk.sum_over_tie_blocks(quantity)[self._blocks]
-        if isinstance(quantity, LabelTable):
-            return quantity.values.take(self.codes())  # take: twice as fast as indexing by uint8
-        return quantity if self._positions is None else quantity[self._positions]
+class WholeListHead(_Head):
+    """Every ranked document of the chunk, each a block of its own (cutoffs cover every list).
+
+    It is the chunk's ranking itself: ``query`` and ``offset`` are the
+    chunk's per-document arrays, made only when a kernel asks for them.
+    """
+
+    @property
+    def query(self):
+        return self.chunk.row_query
+
+    @property
+    def offset(self):
+        return self.chunk.row_offset
+
+    @property
+    def query_starts(self):
+        return self.chunk.query_ptr[:-1]
+
+    def offsets_of(self, blocks, queries):
+        """Offsets from the blocks' positions: a whole-list head needs no offset array."""
+        return blocks - self.query_starts[queries]
+
+    def flagged_offsets(self, blocks, starts):
+        """Offsets of flagged blocks grouped by query, from their positions."""
+        counts = np.diff(np.append(starts, blocks.shape[0]))
+        return blocks - np.repeat(self.query_starts, counts)
+
+    def codes(self):
+        """Label codes of the head's documents."""
+        return self.chunk.ranked_codes
+
+    def block_sum(self, per_document):
+        """Sum over each head block (one document) of a LabelTable or RankedValues."""
+        if isinstance(per_document, LabelTable):
+            # take: twice as fast as indexing by uint8
+            return per_document.values.take(self.codes())
+        return per_document.values
+
+
+class RowHead(_Head):
+    """The top documents of each query, each a block of its own.
+
+    ``positions`` are the head documents' positions in the chunk's ranking.
+    """
+
+    def __init__(self, chunk, positions, query, offset, query_starts):
+        super().__init__(chunk)
+        self.positions, self.query, self.offset = positions, query, offset
+        self.query_starts = query_starts
+
+    def codes(self):
+        """Label codes of the head's documents."""
+        return self.chunk.ranked_codes[self.positions]
+
+    def block_sum(self, per_document):
+        """Sum over each head block (one document) of a LabelTable or RankedValues."""
+        if isinstance(per_document, LabelTable):
+            return per_document.values.take(self.codes())
+        return per_document.values[self.positions]
+
+
+class BlockHead(_Head):
+    """The tie blocks of each query that start inside its cutoff.
+
+    ``blocks`` are their indices among the chunk's tie blocks.
+    """
+
+    tied = True
+
+    def __init__(self, chunk, blocks, query, offset, size, inside):
+        super().__init__(chunk)
+        self.blocks, self.query, self.offset = blocks, query, offset
+        self.size, self.inside = size, inside
+
+    def block_sum(self, per_document):
+        """Sum over each head block of a :class:`LabelTable` or :class:`RankedValues`."""
+        return self.chunk.sum_over_tie_blocks(per_document)[self.blocks]
 
 
 @dataclass(frozen=True)
 class LabelTable:
-    """A quantity per label value (relevance, gain), in the order of the label codes."""
+    """A quantity per label value (relevance, gain), in the order of the label codes.
+
+    ``function`` names it: the :class:`LabelFunction` that made it.
+    """
+
+    function: object
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class RankedValues:
+    """A named quantity per document, in ranked order (e.g. gains scaled per query)."""
 
     name: str
     values: np.ndarray
@@ -299,13 +353,16 @@ class RankedQueries:
         """``C[j] = sum of the discounts of ranks 1 .. j``, ``C[0] = 0``."""
         return np.concatenate(([0.0], np.cumsum(self.discounts)))
 
-    def label_table(self, name, function, values):
-        """``function(values)`` as a :class:`LabelTable`, memoized for the global label values."""
+    def label_table(self, function, values):
+        """``function(values)`` as a :class:`LabelTable`, memoized for the global label values.
+
+        ``function`` is a hashable :class:`LabelFunction`: equal functions share a table.
+        """
         if values is not self.labels.values:
-            return LabelTable(name, function(values))
-        if name not in self._label_tables:
-            self._label_tables[name] = LabelTable(name, function(values))
-        return self._label_tables[name]
+            return LabelTable(function, function(values))
+        if function not in self._label_tables:
+            self._label_tables[function] = LabelTable(function, function(values))
+        return self._label_tables[function]
 
     def chunk_bounds(self, max_rows):
         """``[(start, stop), ...]``: query ranges of about ``max_rows`` documents each.
@@ -371,9 +428,9 @@ class QueryChunk:
         """The sorted distinct label values the codes index."""
         return self._coded_labels[1]
 
-    def label_table(self, name, function):
+    def label_table(self, function):
         """A per-label-value quantity ``function(label_values)`` as a :class:`LabelTable`."""
-        return self.parent.label_table(name, function, self.label_values)
+        return self.parent.label_table(function, self.label_values)
 
     @cached_property
     def row_query(self):
@@ -407,26 +464,31 @@ class QueryChunk:
             return True
         return self.score_tie_ptr.shape[0] - 1 == self.n_documents
 
-    def sum_over_tie_blocks(self, quantity):
-        """Sum of a per-document quantity (see :meth:`Head.block_sum`) over each tie block."""
-        key = quantity.name if isinstance(quantity, LabelTable) else id(quantity)
+    def sum_over_tie_blocks(self, per_document):
+        """Sum over each tie block of a LabelTable or RankedValues, cached by its name."""
+        is_table = isinstance(per_document, LabelTable)
+        key = per_document.function if is_table else per_document.name
         if key not in self._tie_sums:
-            ranked = quantity.values.take(self.ranked_codes) if isinstance(quantity, LabelTable) else quantity
-            # The quantity is kept with its sums so that its id stays unique.
-            self._tie_sums[key] = (quantity, np.add.reduceat(ranked, self.score_tie_ptr[:-1]))
-        return self._tie_sums[key][1]
+            ranked = (
+                per_document.values.take(self.ranked_codes) if is_table else per_document.values
+            )
+            self._tie_sums[key] = np.add.reduceat(ranked, self.score_tie_ptr[:-1])
+        return self._tie_sums[key]
 
     def head(self, cutoffs):
-        """The :class:`Head`: blocks starting inside each query's cutoff."""
+        """The head: blocks starting inside each query's cutoff.
+
+        A :class:`WholeListHead` or a :class:`RowHead` when every block is a
+        single document, else a :class:`BlockHead`.
+        """
         if self.blocks_are_rows:
             if (cutoffs >= self.query_sizes).all():
-                return Head(self, query_starts=self.query_ptr[:-1])
+                return WholeListHead(self)
             lengths = np.minimum(cutoffs, self.query_sizes)
             query = np.repeat(np.arange(self.n_queries), lengths)
             offset = segment_ranks(lengths)
             positions = self.query_ptr[query] + offset
-            return Head(self, query, offset, positions=positions,
-                        query_starts=np.cumsum(lengths) - lengths)  # fmt: skip
+            return RowHead(self, positions, query, offset, np.cumsum(lengths) - lengths)
         block_start = self.score_tie_ptr[:-1]
         block_query = self.row_query[block_start]
         offset = block_start - self.query_ptr[block_query]
@@ -434,4 +496,4 @@ class QueryChunk:
         query, offset = block_query[blocks], offset[blocks]
         size = np.diff(self.score_tie_ptr)[blocks]
         inside = np.minimum(size, cutoffs[query] - offset)
-        return Head(self, query, offset, size, inside, blocks=blocks)
+        return BlockHead(self, blocks, query, offset, size, inside)

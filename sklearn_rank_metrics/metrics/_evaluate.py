@@ -16,7 +16,9 @@ def _requests(metrics):
         raise ValueError("evaluate: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
     repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
     if repeated:
-        raise ValueError(f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once.")
+        raise ValueError(
+            f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once."
+        )
     return [Request(name, *resolve_metric(name)) for name in metrics]
 
 
@@ -131,12 +133,24 @@ def evaluate(
     2    0.630930  0.5
     """
     check_parameters(
-        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
-        ties=ties, no_relevant=no_relevant, average=average,
-    )  # fmt: skip
+        "evaluate",
+        gain=gain,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        average=average,
+    )
     results = evaluate_requests(
-        _requests(metrics), y_true, y_score, qid=qid, gain=gain,
-        relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
-        no_relevant=no_relevant, sample_weight=sample_weight,
-    )  # fmt: skip
+        _requests(metrics),
+        y_true,
+        y_score,
+        qid=qid,
+        gain=gain,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+    )
     return results.mean() if average == "mean" else results

@@ -19,24 +19,48 @@ from .._engine._params import check_parameters
 from .._engine._pipeline import Request, evaluate_requests
 
 
-def _score(function, metric, y_true, y_score, *, k=None, average, **options):
-    """Run one metric through the evaluation path; its mean or per-query values."""
-    results = evaluate_requests([Request(function, METRICS[metric], k)], y_true, y_score, **options)
+# Data arguments, validated with the arrays; every other keyword is an
+# option checked against the parameter table.
+_DATA_ARGUMENTS = ("qid", "sample_weight")
+
+
+def _definition(function, options):
+    """The metric ``function`` computes with these options (they hold its fixed options)."""
+    for definition in METRICS.values():
+        fixed = definition.fixed_options.items()
+        if definition.function == function and all(options[n] == v for n, v in fixed):
+            return definition
+    raise AssertionError(f"no metric definition for {function} with {options}")
+
+
+def _score(function, y_true, y_score, *, average, **options):
+    """Check the options, run one metric through the evaluation path; its mean or per-query values.
+
+    ``options`` are the public function's keyword arguments, by name; those
+    its definition fixes (``level``, ``method``) select the metric.
+    """
+    checked = {name: value for name, value in options.items() if name not in _DATA_ARGUMENTS}
+    check_parameters(function, **checked, average=average)
+    definition = _definition(function, options)
+    for name in definition.fixed_options:
+        del options[name]
+    request = Request(function, definition, options.pop("k", None))
+    results = evaluate_requests([request], y_true, y_score, **options)
     return results.mean(function) if average == "mean" else np.array(results[function])
 
 
-def _gain_score(function, metric, y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average):  # fmt: skip
-    return _score(function, metric, y_true, y_score, k=k, qid=qid, gain=gain, ties=ties,
-                  no_relevant=no_relevant, sample_weight=sample_weight, average=average)  # fmt: skip
-
-
-def _binary_score(function, metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average):  # fmt: skip
-    return _score(function, metric, y_true, y_score, k=k, qid=qid, relevance_level=relevance_level,
-                  n_relevant=n_relevant, ties=ties, no_relevant=no_relevant,
-                  sample_weight=sample_weight, average=average)  # fmt: skip
-
-
-def dcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def dcg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    gain="linear",
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Discounted cumulative gain at k (DCG@k).
 
     .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
@@ -120,11 +144,32 @@ def dcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
     """
-    check_parameters("dcg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _gain_score("dcg_score", "dcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "dcg_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        gain=gain,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def ndcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def ndcg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    gain="linear",
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Normalized discounted cumulative gain at k (NDCG@k).
 
     .. math:: \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{IDCG@k}}, \qquad
@@ -209,11 +254,32 @@ def ndcg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="averag
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
     """
-    check_parameters("ndcg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _gain_score("ndcg_score", "ndcg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "ndcg_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        gain=gain,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def cg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def cg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    gain="linear",
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Cumulative gain at k (CG@k): the sum of the gains of the top k.
 
     .. math:: \mathrm{CG@k} = \sum_{i=1}^{\min(k, n)} g(rel_i)
@@ -291,11 +357,33 @@ def cg_score(y_true, y_score, *, k=None, qid=None, gain="linear", ties="average"
     >>> cg_score([5, 2, 0], [2, 1, 1], k=2)   # 5 + the mean of the tied 2 and 0
     6.0
     """
-    check_parameters("cg_score", k=k, gain=gain, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _gain_score("cg_score", "cg", y_true, y_score, k, qid, gain, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "cg_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        gain=gain,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def mrr_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def mrr_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Mean reciprocal rank at k (MRR@k).
 
     .. math:: \mathrm{RR@k} = \begin{cases} 1 / \mathrm{rank}_1 & \text{if }
@@ -383,11 +471,34 @@ def mrr_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevan
     >>> mrr_score(y_true, y_score, k=4, average=None)
     array([0.5, 1. , 0. ])
     """
-    check_parameters("mrr_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("mrr_score", "mrr", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "mrr_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def map_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def map_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Mean average precision at k (MAP@k); one query's value is AP@k.
 
     .. math:: \mathrm{AP@k} = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{P@i} \cdot rel_i
@@ -473,11 +584,34 @@ def map_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevan
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
     0.55555...
     """
-    check_parameters("map_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("map_score", "map", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "map_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def precision_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def precision_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Precision at k (P@k): the share of the top k that is relevant.
 
     .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant documents in the top } k\}}{k}
@@ -555,11 +689,34 @@ def precision_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1
     >>> precision_at_k_score([1, 1], [2, 1], k=5)   # k, not the list length
     0.4
     """
-    check_parameters("precision_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("precision_at_k_score", "precision", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "precision_at_k_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def recall_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def recall_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Recall at k: the share of a query's relevant documents in the top k.
 
     .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant documents in the top } k\}}{R}
@@ -633,11 +790,34 @@ def recall_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n
     >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
     0.66666...
     """
-    check_parameters("recall_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("recall_at_k_score", "recall", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "recall_at_k_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def f1_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def f1_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""F1 at k: the harmonic mean of P@k and Recall@k.
 
     .. math:: \mathrm{F1@k} = \frac{2\, \mathrm{P@k}\, \mathrm{Recall@k}}
@@ -712,11 +892,34 @@ def f1_at_k_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_rel
     >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
     0.66666...
     """
-    check_parameters("f1_at_k_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("f1_at_k_score", "f1", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "f1_at_k_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def recall_cap_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def recall_cap_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Capped recall at k (R_cap@k), as in BEIR and MTEB.
 
     .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant documents in the top } k\}}{\min(k, R)}
@@ -790,11 +993,35 @@ def recall_cap_score(y_true, y_score, *, k=None, qid=None, relevance_level=1, n_
     >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
     1.0
     """
-    check_parameters("recall_cap_score", k=k, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("recall_cap_score", "recall_cap", y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "recall_cap_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def hit_rate_score(y_true, y_score, *, k=None, qid=None, level="query", relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def hit_rate_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    qid=None,
+    level="query",
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""Hit rate at k, per query (user) or per recommended item.
 
     ``level="query"``: the share of queries with at least one relevant
@@ -877,12 +1104,34 @@ def hit_rate_score(y_true, y_score, *, k=None, qid=None, level="query", relevanc
     >>> hit_rate_score(y_true, y_score, k=2, level="item")   # 1 hit in 4 items
     0.25
     """
-    check_parameters("hit_rate_score", k=k, level=level, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    metric = "hit_rate_item" if level == "item" else "hit_rate"
-    return _binary_score("hit_rate_score", metric, y_true, y_score, k, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "hit_rate_score",
+        y_true,
+        y_score,
+        k=k,
+        qid=qid,
+        level=level,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def r_precision_score(y_true, y_score, *, qid=None, relevance_level=1, n_relevant=None, ties="average", no_relevant="zero", sample_weight=None, average="mean"):  # fmt: skip
+def r_precision_score(
+    y_true,
+    y_score,
+    *,
+    qid=None,
+    relevance_level=1,
+    n_relevant=None,
+    ties="average",
+    no_relevant="zero",
+    sample_weight=None,
+    average="mean",
+):
     r"""R-precision: precision at rank R, the query's number of relevant documents.
 
     .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant documents in the top } R\}}{R}
@@ -953,11 +1202,30 @@ def r_precision_score(y_true, y_score, *, qid=None, relevance_level=1, n_relevan
     >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
     0.66666...
     """
-    check_parameters("r_precision_score", relevance_level=relevance_level, n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, average=average)  # fmt: skip
-    return _binary_score("r_precision_score", "r_precision", y_true, y_score, None, qid, relevance_level, n_relevant, ties, no_relevant, sample_weight, average)  # fmt: skip
+    return _score(
+        "r_precision_score",
+        y_true,
+        y_score,
+        qid=qid,
+        relevance_level=relevance_level,
+        n_relevant=n_relevant,
+        ties=ties,
+        no_relevant=no_relevant,
+        sample_weight=sample_weight,
+        average=average,
+    )
 
 
-def rank_correlation_score(y_true, y_score, *, qid=None, method="rc", ties="average", sample_weight=None, average="mean"):  # fmt: skip
+def rank_correlation_score(
+    y_true,
+    y_score,
+    *,
+    qid=None,
+    method="rc",
+    ties="average",
+    sample_weight=None,
+    average="mean",
+):
     r"""Rank correlation between the predicted order and the labels.
 
     ``method="rc"`` (default) is the rank correlation (RC) of Liu's
@@ -1033,5 +1301,13 @@ def rank_correlation_score(y_true, y_score, *, qid=None, method="rc", ties="aver
     >>> rank_correlation_score([1, 0, 1], [3, 2, 1], method="kendall")
     0.0
     """
-    check_parameters("rank_correlation_score", method=method, ties=ties, average=average)
-    return _score("rank_correlation_score", method, y_true, y_score, qid=qid, ties=ties, sample_weight=sample_weight, average=average)  # fmt: skip
+    return _score(
+        "rank_correlation_score",
+        y_true,
+        y_score,
+        qid=qid,
+        method=method,
+        ties=ties,
+        sample_weight=sample_weight,
+        average=average,
+    )
