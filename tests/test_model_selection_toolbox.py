@@ -243,10 +243,15 @@ def test_feature_importances_have_one_entry_per_column_of_X(sorted_data):
     assert by_name == {"qid": 0, **dict(zip(names, reference.feature_importances_))}
 
 
-def test_importances_that_cannot_line_up_with_X_are_absent(sorted_data):
+@pytest.mark.parametrize("qid_column", [None, 0])
+def test_importances_that_cannot_line_up_with_X_are_absent(sorted_data, qid_column):
     X, y, qid = sorted_data
     model = make_pipeline(PolynomialFeatures(2), DecisionTreeRegressor(random_state=0))
-    ranker = QueryRanker(model, qid_column=0).fit(np.column_stack([qid, X]), y)
+    if qid_column is None:
+        ranker = QueryRanker(model).fit(X, y, qid=qid)
+    else:
+        ranker = QueryRanker(model, qid_column=0).fit(np.column_stack([qid, X]), y)
+    assert len(ranker.estimator_[-1].feature_importances_) == 21  # 1 + 5 + 15 products
     assert not hasattr(ranker, "feature_importances_")
     with pytest.raises(AttributeError, match="do not line up with the columns of X"):
         ranker.feature_importances_

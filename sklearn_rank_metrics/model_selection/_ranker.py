@@ -36,9 +36,11 @@ class SplitQueryWarning(UserWarning):
     another number of rows. Cross-validation that cuts queries in two
     (``KFold``, the default ``cv=5``) causes it, and its scores are inflated:
     the model was trained on part of each scored query. A query cut into two
-    halves of equal size goes unnoticed. The message is fixed, so Python's
-    default filter shows it once per process (with ``n_jobs`` > 1, once per
-    worker, printed by the worker). ``QueryRanker(...,
+    halves of equal size goes unnoticed. It points at the line that started
+    the search or the scoring (not at scikit-learn's or the package's code)
+    and, under Python's default filter, is shown once per such line, not
+    once per fold (with ``n_jobs`` > 1, once per worker, printed by the
+    worker); under an ``"always"`` filter, at every scoring. ``QueryRanker(...,
     warn_split_queries=False)`` switches the check off, for unrelated data
     that reuse training query ids.
 
@@ -262,8 +264,8 @@ default="auto"
         column of X, aligned with ``feature_names_in_``: with ``qid_column``
         the query id column's entry is 0, so feature selectors (``RFE``,
         ``SelectFromModel``) count the columns of X. Only where the model has
-        them; with ``qid_column``, only where preprocessing kept the number
-        of columns (else the model's importances would not line up with X).
+        them, and only where preprocessing kept the number of columns (else
+        the model's importances would not line up with the columns of X).
     best_iteration_ : int
         Zero-based index of the iteration the booster reports as best on its
         evaluation sets: XGBoost's ``best_iteration`` and CatBoost's
@@ -572,16 +574,17 @@ default="auto"
             importances = model.get_feature_importance(type="PredictionValuesChange")
         else:
             importances = model.feature_importances_
-        if self.qid_column is None:
-            return importances
         importances = np.asarray(importances)
-        if importances.shape != (self.n_features_in_ - 1,):
+        n_features = self.n_features_in_ - (self.qid_column is not None)
+        if importances.shape != (n_features,):
+            besides = "" if self.qid_column is None else " besides the query id column"
             raise AttributeError(
                 f"{type(model).__name__} has {importances.shape[0]} feature importances for "
-                f"the {self.n_features_in_ - 1} columns of X besides the query id column: "
-                "the preprocessing changed the number of columns, so they do not line up "
-                "with the columns of X."
+                f"the {n_features} columns of X{besides}: the preprocessing changed the "
+                "number of columns, so they do not line up with the columns of X."
             )
+        if self.qid_column is None:
+            return importances
         # One entry per column of X: the query id column, never a feature, gets 0.
         return np.insert(importances, self._qid_position, 0)
 
