@@ -454,9 +454,19 @@ def test_booster_fit_arguments_given_to_fit_name_the_fix(data, argument, fix):
 
 
 @pytest.mark.parametrize("model", [RidgeCV, RidgeClassifierCV])
-def test_leave_one_out_of_ridge_cv_is_refused(data, model):
+def test_leave_one_out_of_ridge_cv_is_refused_and_query_folds_tune(data, model):
     X, y, qid = data
     labels = y if model is RidgeCV else (y > 0).astype(int)
-    scorer = make_rank_scorer("ndcg@5", qid_column=0)
     with pytest.raises(ValueError, match=r"(?s)leave-one-out.*QueryKFold"):
-        model(scoring=scorer).fit(X, labels)
+        model(scoring=make_rank_scorer("ndcg@5", qid_column=0)).fit(X, labels)
+    if model is RidgeClassifierCV or not takes_routed_params(model.fit):
+        return  # RidgeCV routes qid to its folds from scikit-learn 1.5 on
+    # With query folds: the choice of a grid search over the same alphas.
+    scorer, alphas = make_rank_scorer("ndcg@5"), [0.1, 10.0, 1000.0]
+    with sklearn.config_context(enable_metadata_routing=True):
+        tuned = model(alphas=alphas, cv=QueryKFold(3), scoring=scorer).fit(X, labels, qid=qid)
+        grid = GridSearchCV(Ridge(), {"alpha": alphas}, cv=QueryKFold(3), scoring=scorer)
+        grid.fit(X, labels, qid=qid)
+    assert tuned.alpha_ == grid.best_params_["alpha"]
+    assert tuned.best_score_ == pytest.approx(grid.best_score_, rel=1e-12)
+
