@@ -96,6 +96,48 @@ def sort_by_query(X, y, qid, sample_weight=None):
     return QueryRows(X, y, codes, query_ids, sample_weight)
 
 
+def draw_queries(rows, max_queries, random_state):
+    """:class:`QueryRows` of at most ``max_queries`` whole queries drawn at random.
+
+    The queries are drawn by number (sorted query id order), so the draw does
+    not depend on the row order; the rows kept stay sorted by query, each
+    query's rows in their order.
+    """
+    n_queries = len(rows.query_ids)
+    if max_queries >= n_queries:
+        return rows
+    drawn = np.zeros(n_queries, dtype=bool)
+    drawn[random_state.choice(n_queries, max_queries, replace=False)] = True
+    kept = np.flatnonzero(drawn[rows.codes])
+    new_code = np.cumsum(drawn) - 1  # the drawn queries renumbered 0 .. max_queries - 1
+    return QueryRows(
+        _safe_indexing(rows.X, kept),
+        _safe_indexing(rows.y, kept),
+        new_code[rows.codes[kept]],
+        rows.query_ids[drawn],
+        None if rows.sample_weight is None else rows.sample_weight[kept],
+    )
+
+
+def check_fit_keywords(keywords):
+    """Refuse arguments of a booster's own ``fit`` given to ``QueryRanker.fit``, with the fix."""
+    if not keywords:
+        return
+    fixes = []
+    for key in keywords:
+        fix = _COMPUTED_BY_THE_WRAPPER.get(key)
+        if fix is None:
+            fix = (
+                f"An argument of the model's own fit goes in QueryRanker(..., "
+                f"fit_params={{{key!r}: ...}}), which every fit of a search receives."
+            )
+        fixes.append(f"{key!r}: {fix}")
+    raise TypeError(
+        f"QueryRanker.fit got unexpected argument(s) {', '.join(map(repr, keywords))}; it "
+        "takes X, y, qid, sample_weight, eval_set and eval_qid. " + " ".join(fixes)
+    )
+
+
 def detect_query_arg(model):
     """How ``model.fit`` takes queries: "qid", "group_id", "group" or None."""
     try:

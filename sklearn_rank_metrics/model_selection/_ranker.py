@@ -1,24 +1,29 @@
 """QueryRanker: fit any ranking, regression or classification model with query ids."""
 
+import numbers
+import sys
 import warnings
 
 import numpy as np
 from sklearn import config_context
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from .._engine import factorize_query_ids
 from ._fit_arguments import (
     QUERY_ARGS,
+    check_fit_keywords,
     check_fit_params,
     detect_query_arg,
+    draw_queries,
     final_step,
     fit_preprocessing,
     model_fit_arguments,
     sort_by_query,
 )
 from ._response import ranking_scores, response_method_for
-from ._routing import drop_query_column, resolve_qid
+from ._routing import MOVED_QUERY_COLUMN_FIX, column_position, drop_query_column, resolve_qid
 from ._scorer import make_rank_scorer
 
 
@@ -31,9 +36,11 @@ class SplitQueryWarning(UserWarning):
     another number of rows. Cross-validation that cuts queries in two
     (``KFold``, the default ``cv=5``) causes it, and its scores are inflated:
     the model was trained on part of each scored query. A query cut into two
-    halves of equal size goes unnoticed. The message is fixed, so Python's
-    default filter shows it once per process (with ``n_jobs`` > 1, once per
-    worker, printed by the worker). ``QueryRanker(...,
+    halves of equal size goes unnoticed. It points at the line that started
+    the search or the scoring (not at scikit-learn's or the package's code)
+    and, under Python's default filter, is shown once per such line, not
+    once per fold (with ``n_jobs`` > 1, once per worker, printed by the
+    worker); under an ``"always"`` filter, at every scoring. ``QueryRanker(...,
     warn_split_queries=False)`` switches the check off, for unrelated data
     that reuse training query ids.
 
@@ -72,6 +79,63 @@ SPLIT_QUERY_MESSAGE = (
     "so that every query stays whole. If these are other queries that reuse training query "
     "ids, silence this check with QueryRanker(..., warn_split_queries=False)."
 )
+
+
+# Modules whose frames are not the user's line: this package, scikit-learn, the
+# libraries that run its folds or build searches on it, and the standard
+# library's helpers on their way.
+_TOOL_MODULES = frozenset(
+    {
+        "sklearn_rank_metrics", "sklearn", "joblib", "skopt", "optuna", "optuna_integration",
+        "threading", "concurrent", "contextlib", "functools",
+    }
+)  # fmt: skip
+# The lines (file, line number) a warning of this module was shown at.
+_WARNED_AT = set()
+
+
+def _filter_action(message, category, module, lineno):
+    """The action of the first of ``warnings.filters`` matching, as Python picks it."""
+    for action, text, filter_category, filter_module, filter_lineno in warnings.filters:
+        if (
+            (text is None or text.match(message))
+            and issubclass(category, filter_category)
+            and (filter_module is None or filter_module.match(module))
+            and filter_lineno in (0, lineno)
+        ):
+            return action
+    return warnings.defaultaction
+
+
+def _warn_once_at_the_callers_line(message, category):
+    """Warn at the user's line - the first frame outside the tools - once per line.
+
+    A search scores its folds inside scikit-learn's and joblib's frames, and
+    scikit-learn resets Python's record of shown warnings around every fold
+    (it runs each under ``warnings.catch_warnings``), so Python's default
+    filter would show the warning once per fold, located in package code.
+    Here it is located at the line that started the search and shown once
+    per line and process, as the default filter means it; under an
+    ``"always"`` or ``"error"`` filter, every time. Without a user frame (a
+    worker process or thread) it is shown once per process.
+    """
+    frame = sys._getframe(1)
+    level = 2  # stacklevel 2 is the frame that called this function
+    while frame is not None and (
+        frame.f_globals.get("__name__", "").partition(".")[0] in _TOOL_MODULES
+    ):
+        frame = frame.f_back
+        level += 1
+    if frame is None:
+        where, module, level = (None, 0), "", 2
+    else:
+        where = (frame.f_code.co_filename, frame.f_lineno)
+        module = frame.f_globals.get("__name__", "<string>")
+    action = _filter_action(message, category, module, where[1])
+    if where in _WARNED_AT and action not in ("always", "error"):
+        return
+    _WARNED_AT.add(where)
+    warnings.warn(message, category, stacklevel=level)
 
 
 def _id_kind(query_ids):
@@ -169,6 +233,20 @@ default="auto"
         Whether scoring warns (:class:`SplitQueryWarning`) when a scored query
         id was also a training query id with another number of rows: the mark
         of folds that cut queries in two, whose scores are inflated.
+    max_queries : int, default=None
+        Fit on at most this many training queries, drawn at random and kept
+        whole (evaluation sets are used in full); None fits on all. This
+        makes the query the unit of a resource:
+        ``HalvingGridSearchCV(..., resource="max_queries",
+        max_resources=n_queries)`` and ``validation_curve(...,
+        param_name="max_queries")`` grow the training data by whole queries,
+        where their subsampling of rows would cut queries in two.
+    random_state : int, RandomState instance or None, default=None
+        Which queries ``max_queries`` draws: the queries are numbered in
+        sorted query id order and ``check_random_state(random_state)
+        .choice(n_queries, max_queries, replace=False)`` picks them, so the
+        draw does not depend on the order of the rows. Pass an int for the
+        same queries on every fit. Ignored without ``max_queries``.
 
     Attributes
     ----------
@@ -180,11 +258,14 @@ default="auto"
         Number of columns of X seen in ``fit``, ``qid_column`` included.
     feature_names_in_ : ndarray of shape (n_features_in_,)
         Column names of X seen in ``fit``, when they are all strings.
-    feature_importances_ : ndarray
+    feature_importances_ : ndarray of shape (n_features_in_,)
         The model's ``feature_importances_`` (CatBoost's
-        ``get_feature_importance(type="PredictionValuesChange")``), for the
-        columns the model saw: without ``qid_column``, after any
-        preprocessing. Only where the model has them.
+        ``get_feature_importance(type="PredictionValuesChange")``), one per
+        column of X, aligned with ``feature_names_in_``: with ``qid_column``
+        the query id column's entry is 0, so feature selectors (``RFE``,
+        ``SelectFromModel``) count the columns of X. Only where the model has
+        them, and only where preprocessing kept the number of columns (else
+        the model's importances would not line up with the columns of X).
     best_iteration_ : int
         Zero-based index of the iteration the booster reports as best on its
         evaluation sets: XGBoost's ``best_iteration`` and CatBoost's
@@ -292,6 +373,8 @@ default="auto"
         response_method="auto",
         fit_params=None,
         warn_split_queries=True,
+        max_queries=None,
+        random_state=None,
     ):
         self.estimator = estimator
         self.qid_column = qid_column
@@ -300,6 +383,8 @@ default="auto"
         self.response_method = response_method
         self.fit_params = fit_params
         self.warn_split_queries = warn_split_queries
+        self.max_queries = max_queries
+        self.random_state = random_state
 
     def _resolve_query_arg(self, model):
         if not any(
@@ -314,7 +399,7 @@ default="auto"
             return detect_query_arg(model)
         return self.query_arg
 
-    def fit(self, X, y, qid=None, sample_weight=None, eval_set=None, eval_qid=None):
+    def fit(self, X, y, qid=None, sample_weight=None, eval_set=None, eval_qid=None, **kwargs):
         """Fit the model with the rows, and those of every evaluation set, sorted by query.
 
         Parameters
@@ -341,6 +426,12 @@ default="auto"
             ``[qid_val]``; requested through metadata routing by default.
             Not needed with ``qid_column`` (each X holds its column) or for
             pointwise models.
+        **kwargs : dict
+            Refused, with the fix: arguments of the model's own ``fit``
+            (``categorical_feature``, ``callbacks``, ``cat_features``, ...)
+            go in ``fit_params``; the queries and evaluation sets go in
+            ``qid``, ``eval_set`` and ``eval_qid`` (``group``,
+            ``eval_group``, ... would not follow the sorted rows).
 
         Returns
         -------
@@ -351,6 +442,8 @@ default="auto"
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None."
             )
+        check_fit_keywords(kwargs)
+        max_queries = self._check_max_queries()
         if not hasattr(X, "shape"):
             X = np.asarray(X)
         check_consistent_length(X, y, sample_weight)
@@ -362,7 +455,11 @@ default="auto"
         model = final_step(self.estimator_)
         self.query_arg_ = self._resolve_query_arg(model)
         caller = f"{type(self).__name__}({type(model).__name__}).fit"
-        rows = self._sorted_rows(X, y, qid, sample_weight, caller=caller)
+        rows = self._sorted_rows(
+            X, y, qid, sample_weight, caller=caller, required=max_queries is not None
+        )
+        if max_queries is not None:
+            rows = draw_queries(rows, max_queries, check_random_state(self.random_state))
         self._remember_features(X)
         self._remember_training_queries(rows)
         eval_rows = [
@@ -380,9 +477,21 @@ default="auto"
         response_method_for(self.estimator_, self.response_method)
         return self
 
-    def _sorted_rows(self, X, y, qid, sample_weight=None, *, caller):
+    def _check_max_queries(self):
+        max_queries = self.max_queries
+        if max_queries is None:
+            return None
+        if isinstance(max_queries, (bool, np.bool_)) or not isinstance(
+            max_queries, numbers.Integral
+        ):
+            raise TypeError(f"max_queries must be an int or None, got {max_queries!r}.")
+        if max_queries < 1:
+            raise ValueError(f"max_queries={max_queries}: set max_queries=1 or more, or None.")
+        return int(max_queries)
+
+    def _sorted_rows(self, X, y, qid, sample_weight=None, *, caller, required=False):
         """The rows of X (with a shape), without the query id column, sorted by query."""
-        required = self.query_arg_ is not None
+        required = required or self.query_arg_ is not None
         qid = resolve_qid(X, qid, self.qid_column, caller=caller, required=required)
         return sort_by_query(drop_query_column(X, self.qid_column), y, qid, sample_weight)
 
@@ -413,6 +522,13 @@ default="auto"
 
     def _remember_features(self, X):
         self.n_features_in_ = X.shape[1] if len(X.shape) > 1 else 1
+        if self.qid_column is not None:
+            self._qid_position = column_position(X, self.qid_column)
+            if self.n_features_in_ == 1:
+                raise ValueError(
+                    f"qid_column={self.qid_column!r}: X has no column besides the query id "
+                    f"column, nothing to fit on. {MOVED_QUERY_COLUMN_FIX}"
+                )
         columns = getattr(X, "columns", None)
         if columns is not None and all(isinstance(name, str) for name in columns):
             self.feature_names_in_ = np.asarray(columns, dtype=object)
@@ -443,7 +559,7 @@ default="auto"
         )
         sizes = np.bincount(codes, minlength=len(query_ids))
         if (train_sizes[in_training] != sizes[in_scored]).any():
-            warnings.warn(SPLIT_QUERY_MESSAGE, SplitQueryWarning, stacklevel=2)
+            _warn_once_at_the_callers_line(SPLIT_QUERY_MESSAGE, SplitQueryWarning)
 
     def _fitted_model(self):
         check_is_fitted(self)
@@ -455,8 +571,22 @@ default="auto"
         if hasattr(model, "get_feature_importance"):
             # CatBoost: its rankers' default importance needs a data set and
             # their feature_importances_ is empty; this one needs none.
-            return model.get_feature_importance(type="PredictionValuesChange")
-        return model.feature_importances_
+            importances = model.get_feature_importance(type="PredictionValuesChange")
+        else:
+            importances = model.feature_importances_
+        importances = np.asarray(importances)
+        n_features = self.n_features_in_ - (self.qid_column is not None)
+        if importances.shape != (n_features,):
+            besides = "" if self.qid_column is None else " besides the query id column"
+            raise AttributeError(
+                f"{type(model).__name__} has {importances.shape[0]} feature importances for "
+                f"the {n_features} columns of X{besides}: the preprocessing changed the "
+                "number of columns, so they do not line up with the columns of X."
+            )
+        if self.qid_column is None:
+            return importances
+        # One entry per column of X: the query id column, never a feature, gets 0.
+        return np.insert(importances, self._qid_position, 0)
 
     @property
     def classes_(self):

@@ -51,7 +51,7 @@ def missing_qid_message(caller):
     )
 
 
-def _column_position(X, qid_column):
+def column_position(X, qid_column):
     """Position of ``qid_column`` in X: an int as is, a name looked up in X.columns."""
     if isinstance(qid_column, str):
         columns = getattr(X, "columns", None)
@@ -89,12 +89,52 @@ def _as_2d(X):
 
 
 def query_ids_from_column(X, qid_column):
-    """The query id column of X as a 1-D array."""
+    """The query id column of X as a 1-D array, checked to look like query ids."""
     X = _as_2d(X)
-    column = _safe_indexing(X, _column_position(X, qid_column), axis=1)
+    position = column_position(X, qid_column)
+    column = _safe_indexing(X, position, axis=1)
     if hasattr(column, "toarray"):  # a sparse column
         column = column.toarray()
-    return np.asarray(column).reshape(-1)
+    query_ids = np.asarray(column).reshape(-1)
+    _check_query_column(query_ids, qid_column, position)
+    return query_ids
+
+
+def _check_query_column(query_ids, qid_column, position):
+    """Refuse a column that cannot hold query ids: a feature read in their place.
+
+    Tools that drop or reorder columns of X (``RFE``, ``RFECV``,
+    ``SequentialFeatureSelector``) move the query id column, and the column
+    then found at ``qid_column`` is a feature: non-integral numbers, or a
+    different value in every row (every query a single row).
+    """
+    problem = None
+    if query_ids.dtype.kind in "fc":
+        finite = query_ids[np.isfinite(query_ids)]
+        fractional = finite[finite != np.round(finite)]
+        if fractional.size:
+            problem = f"non-integral values such as {fractional[0]!r}"
+    if problem is None and query_ids.shape[0] > 1:
+        n_queries = len(factorize_query_ids(query_ids)[1])
+        if n_queries == query_ids.shape[0]:
+            problem = (
+                f"a different value in each of its {n_queries} rows, so every query "
+                "would be a single row"
+            )
+    if problem is not None:
+        raise ValueError(
+            f"qid_column={qid_column!r}: column {position} of X does not hold query ids "
+            f"({problem}). {MOVED_QUERY_COLUMN_FIX}"
+        )
+
+
+MOVED_QUERY_COLUMN_FIX = (
+    "A tool that drops or reorders the columns of X (RFE, RFECV, "
+    "SequentialFeatureSelector) moves the query id column and leaves a feature in its "
+    "place. Pass the query ids through metadata routing instead: "
+    "sklearn.set_config(enable_metadata_routing=True), X without the query id column, "
+    "and qid=qid where the data enter, e.g. RFE(...).fit(X, y, qid=qid)."
+)
 
 
 def drop_query_column(X, qid_column):
@@ -102,7 +142,7 @@ def drop_query_column(X, qid_column):
     if qid_column is None:
         return X
     X = _as_2d(X)
-    position = _column_position(X, qid_column)
+    position = column_position(X, qid_column)
     keep = [column for column in range(X.shape[1]) if column != position]
     return _safe_indexing(X, keep, axis=1)
 

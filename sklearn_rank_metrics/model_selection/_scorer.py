@@ -159,6 +159,27 @@ def _describe(metric, metric_kwargs, qid_column, response_method, greater_is_bet
     return f"make_rank_scorer({', '.join(arguments)})"
 
 
+def _refuse_leave_one_row_out(estimator):
+    """Refuse the leave-one-out predictions of ``RidgeCV`` and ``RidgeClassifierCV``.
+
+    With their default ``cv=None`` they score each row's prediction by a model
+    fitted on all the other rows, its own query's included; they hand a
+    scorer those predictions through a stand-in estimator of theirs.
+    """
+    kind = type(estimator)
+    if kind.__module__.startswith("sklearn.linear_model") and kind.__name__ in (
+        "_IdentityRegressor",
+        "_IdentityClassifier",
+    ):
+        raise ValueError(
+            "RidgeCV and RidgeClassifierCV with cv=None score leave-one-out predictions: "
+            "each row is predicted by a model fitted on the other rows of its own query, "
+            "which inflates ranking scores. Pass cv=QueryKFold(...) (scikit-learn >= 1.5 "
+            "routes qid to it), or tune the model's alpha with "
+            "GridSearchCV(QueryRanker(Ridge()), {'estimator__alpha': [...]}, cv=QueryKFold())."
+        )
+
+
 def _warn_if_queries_were_split(estimator, qid):
     """Let a QueryRanker being scored (or ending a pipeline, or chosen by a search) check qid.
 
@@ -210,6 +231,7 @@ class _RankScorer(_BaseScorer):
         the output of the estimator's method (cached by scikit-learn when
         several scorers run on the same fold).
         """
+        _refuse_leave_one_row_out(estimator)
         qid = resolve_qid(X, qid, self.qid_column, caller=f"The scorer {self!r}")
         _warn_if_queries_were_split(estimator, qid)
         y_score = ranking_scores(estimator, X, self._ranking_response_method, method_caller)

@@ -33,8 +33,10 @@ class _QuerySplitter(BaseCrossValidator):
     """
 
     # Request qid by default in split, as GroupKFold requests groups (see
-    # _routing.py for why this way).
-    __metadata_request__split = {"qid": True}
+    # _routing.py for why this way). groups too: searches that pass groups
+    # explicitly, None included (scikit-optimize's BayesSearchCV), would
+    # otherwise be refused by routing as passing metadata nobody requested.
+    __metadata_request__split = {"qid": True, "groups": True}
 
     def split(self, X, y=None, groups=None, qid=None):
         """Generate indices to split data into training and test set.
@@ -48,7 +50,8 @@ class _QuerySplitter(BaseCrossValidator):
         groups : array-like of shape (n_samples,), default=None
             Query ids under scikit-learn's older name: without metadata
             routing, ``GridSearchCV.fit(X, y, groups=qid)`` reaches the
-            splitter this way. Used only when ``qid`` is None.
+            splitter this way; with routing, ``split`` requests it by default
+            beside ``qid``. Used only when ``qid`` is None.
         qid : array-like of shape (n_samples,), default=None
             Query id of every row; requested through metadata routing by
             default. Required unless ``groups`` or ``qid_column`` gives them.
