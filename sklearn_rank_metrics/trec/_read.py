@@ -88,8 +88,9 @@ def read_trec_run(path, *, engine="auto"):
     ------
     ValueError
         On a malformed line, naming the file, the 1-based line number and
-        what is wrong: fewer than six fields, a score that is not a number
-        (or is NaN), a rank that is not an integer. trec_eval reads any
+        what is wrong: fewer than six fields, a score that is not a finite
+        number (NaN, ``inf``, ``1e400``: the metrics need finite scores), a
+        rank that is not an integer. trec_eval reads any
         text as a score (``atof``: ``abc`` is 0) and ignores the rank; a
         silent 0 is never a score here. Also when the same (query_id,
         doc_id) pair appears twice, naming the pair: trec_eval stops on it
@@ -279,7 +280,7 @@ def _valid(frame, fmt):
         values = frame[field].to_numpy()
         if not (np.abs(values) <= _MAX_EXACT_INTEGER).all() or (values != np.rint(values)).any():
             return False
-    return not any(np.isnan(frame[field].to_numpy()).any() for field in fmt.numbers)
+    return all(np.isfinite(frame[field].to_numpy()).all() for field in fmt.numbers)
 
 
 def _finish(frame, fmt):
@@ -333,16 +334,16 @@ def _diagnose(line, fmt):
             continue
         token = tokens[field].decode("utf-8", "replace")
         try:
-            value = float(token)
+            # Python also reads '1_0' and non-ASCII digits, which no TREC tool writes.
+            value = float(token) if token.isascii() and "_" not in token else None
         except ValueError:
+            value = None
+        if value is None:
             return f"the {column} {token!r} is not a number"
         if math.isnan(value):
             return f"the {column} is NaN"
-        if "_" in token or math.isinf(value) and token.lstrip("+-").lower() not in (
-            "inf",
-            "infinity",
-        ):
-            return f"the {column} {token!r} is not a number that reads exactly"
+        if math.isinf(value):
+            return f"the {column} {token!r} is not finite (the metrics need finite numbers)"
         if field in fmt.integers and (
             not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER
         ):

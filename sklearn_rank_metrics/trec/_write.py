@@ -20,7 +20,7 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
     doc_id : array-like of shape (n_documents,)
         The document ids; each (query_id, doc_id) pair at most once.
     score : array-like of shape (n_documents,)
-        Real scores, higher ranks first. Written in the shortest form that
+        Finite real scores, higher ranks first. Written in the shortest form that
         reads back to the same float64 (Python's ``repr``), so
         :func:`read_trec_run` gives them back bit-identical.
     run_name : str, default="sklearn_rank_metrics"
@@ -35,7 +35,7 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
     Raises
     ------
     ValueError
-        When the arrays differ in length, a score is NaN, a rank is not an
+        When the arrays differ in length, a score is not finite, a rank is not an
         integer, a (query_id, doc_id) pair repeats, or an id or the run
         name is empty, holds whitespace, or (a query id) starts with ``#``,
         which readers take for a comment: such a file would not read back.
@@ -78,9 +78,11 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
         lengths["rank"] = len(rank)
     if len(set(lengths.values())) > 1:
         raise ValueError(f"The arrays differ in length: {lengths}.")
-    if np.isnan(score).any():
+    finite = np.isfinite(score)
+    if not finite.all():
+        position = int(np.argmin(finite))
         raise ValueError(
-            f"score holds NaN at position {int(np.argmax(np.isnan(score)))}; a run needs a "
+            f"score holds {score[position]} at position {position}; a run needs a finite "
             "number for every document."
         )
     _check_run_name(run_name)
