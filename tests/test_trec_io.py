@@ -222,7 +222,14 @@ def test_missing_pandas_names_the_extra(tmp_path, monkeypatch):
 def test_pyarrow_reads_single_separator_files_only():
     assert read_with_pyarrow(b"q Q0 d 1 1.5 r\n", RUN, required=True) is not None
     assert read_with_pyarrow(b"q\tQ0\td\t1\t1.5\tr", RUN, required=True) is not None
-    for data in [b"q  Q0 d 1 1.5 r\n", b" q Q0 d 1 1.5 r", b"q Q0\td 1 1.5 r", b"q Q0 d 1 1.5 r \n"]:
+    for data in [
+        b"q  Q0 d 1 1.5 r\n",  # doubled delimiter
+        b" q Q0 d 1 1.5 r",  # leading
+        b"q Q0 d 1 1.5 r \n",  # trailing
+        b"q Q0\td 1 1.5 r",  # mixed
+        b"q  d 1 1.5 r",  # five fields, one of them empty to pyarrow
+        b"q Q0 d 1 1.5 r\n\tq",
+    ]:
         assert read_with_pyarrow(data, RUN, required=True) is None
     # Extra fields: pandas reads the file.
     assert read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True) is None

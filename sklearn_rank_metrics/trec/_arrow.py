@@ -1,15 +1,13 @@
 """pyarrow's CSV reader for the TREC files it reads exactly as pandas' reader does.
 
-pyarrow splits on one delimiter character, so it is used only for files whose
-fields are separated by single spaces or single tabs, each line holding exactly
-as many fields as the format names; the caller checks the values as it checks
-pandas' and reads the file again with pandas on any doubt, so the two paths
-give the same DataFrame and the same errors.
+pyarrow splits on one delimiter character, so its table is used only for files
+whose fields are separated by single spaces or single tabs, each line holding
+exactly as many fields as the format names; the caller checks the values as it
+checks pandas' and reads the file again with pandas on any doubt, so the two
+paths give the same DataFrame and the same errors.
 """
 
 import io
-
-import numpy as np
 
 from .._engine._threads import thread_limit
 
@@ -18,6 +16,7 @@ def read_with_pyarrow(data, fmt, *, required):
     """A DataFrame of the fields by position, or None where pandas must read the file."""
     try:
         import pyarrow as pa
+        import pyarrow.compute as pc
         from pyarrow import csv
     except ImportError as exc:
         if required:
@@ -25,11 +24,12 @@ def read_with_pyarrow(data, fmt, *, required):
                 "engine='pyarrow' needs pyarrow: pip install 'sklearn-rank-metrics[trec]'."
             ) from exc
         return None
-    delimiter = _single_delimiter(data)
-    if delimiter is None:
+    # One delimiter throughout; where another whitespace character is one too,
+    # pyarrow would take it for part of a field.
+    has_space, has_tab = b" " in data, b"\t" in data
+    if has_space == has_tab:
         return None
     names = [str(field) for field in range(len(fmt.fields))]
-    kept = [str(field) for field, _ in fmt.columns]
     numbers = {str(field) for field in (*fmt.integers, *fmt.numbers)}
     try:
         table = csv.read_csv(
@@ -38,37 +38,28 @@ def read_with_pyarrow(data, fmt, *, required):
                 column_names=names, use_threads=thread_limit() > 1, block_size=1 << 24
             ),
             parse_options=csv.ParseOptions(
-                delimiter=delimiter, quote_char=False, escape_char=False, ignore_empty_lines=True
+                delimiter=" " if has_space else "\t",
+                quote_char=False,
+                escape_char=False,
+                ignore_empty_lines=True,
             ),
             convert_options=csv.ConvertOptions(
-                include_columns=kept,
                 column_types={
-                    name: pa.float64() if name in numbers else pa.string() for name in kept
+                    name: pa.float64() if name in numbers else pa.string() for name in names
                 },
                 null_values=[],
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
             ),
         )
-    except (pa.ArrowInvalid, pa.ArrowException):
-        return None
-    frame = table.to_pandas()
+    except pa.ArrowException:
+        return None  # a line of another number of fields, a field not a number, ...
+    # Two delimiters in a row, or one at a line's start or end, make an empty
+    # field (an empty number is refused above); pandas reads such lines.
+    for name in names:
+        if name not in numbers and pc.any(pc.equal(table[name], "")).as_py():
+            return None
+    kept = [str(field) for field, _ in fmt.columns]
+    frame = table.select(kept).to_pandas()
     frame.columns = [int(name) for name in frame.columns]
     return frame
-
-
-def _single_delimiter(data):
-    """" " or "\\t" when every field ends at exactly one of them, else None."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    space, tab = buf == ord(" "), buf == ord("\t")
-    has_space, has_tab = bool(space.any()), bool(tab.any())
-    if has_space == has_tab:  # both (mixed or padded) or neither (one field a line)
-        return None
-    delimiter = space if has_space else tab
-    newline = buf == ord("\n")
-    # A delimiter at a line's start or end, or two in a row, makes an empty field.
-    after = delimiter[1:] & (delimiter[:-1] | newline[:-1])
-    before = delimiter[:-1] & newline[1:]
-    if delimiter[0] or delimiter[-1] or after.any() or before.any():
-        return None
-    return " " if has_space else "\t"

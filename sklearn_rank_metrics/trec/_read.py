@@ -352,16 +352,31 @@ def _diagnose(line, fmt):
 
 
 def _check_duplicates(frame, fmt, name):
-    duplicated = frame.duplicated(["query_id", "doc_id"]).to_numpy()
-    if not duplicated.any():
+    pd = import_pandas("")
+    queries, _ = pd.factorize(_hashable(frame["query_id"]))
+    docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
+    if len(unique_docs) == len(frame):
+        return  # every doc_id once in the file
+    # Only documents that appear more than once can repeat a pair.
+    repeated = np.flatnonzero(np.bincount(docs)[docs] > 1)
+    keys = queries[repeated].astype(np.int64) * len(unique_docs) + docs[repeated]
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if not len(same):
         return
-    row = int(np.argmax(duplicated))
+    row = repeated[order[same[0]]]
     query_id, doc_id = frame["query_id"].iat[row], frame["doc_id"].iat[row]
-    same = (frame["query_id"] == query_id) & (frame["doc_id"] == doc_id)
-    count = int(same.sum())
+    count = int((keys == keys[order[same[0]]]).sum())
     raise ValueError(
         f"{name}: the pair (query_id={query_id!r}, doc_id={doc_id!r}) appears {count} times "
         f"in the {fmt.kind}; each document may appear once per query (trec_eval stops with "
         "'duplicate docs'). Keep one line per pair, e.g. with "
         "frame.drop_duplicates(['query_id', 'doc_id'])."
     )
+
+
+def _hashable(column):
+    """Python-stored strings as their object array (faster to hash); Arrow's as they are."""
+    if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
+        return column.to_numpy(dtype=object)
+    return column
