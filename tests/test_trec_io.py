@@ -119,6 +119,18 @@ def test_ids_stay_text(tmp_path, engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("ids", [["007", "1", "2"], ["nan", "NaN", "inf"], ["True", "False", "1"]])
+def test_ids_that_all_look_like_numbers_stay_text(tmp_path, ids, engine):
+    content = "".join(f"{i} Q0 {i} 1 1.0 {i}\n" for i in ids)
+    run = read_trec_run(_write(tmp_path, content), engine=engine)
+    for column in ["query_id", "doc_id", "run_name"]:
+        assert run[column].tolist() == ids
+        assert run[column].dtype == pd.Series(["x"]).dtype
+    qrels = read_trec_qrels(_write(tmp_path, "".join(f"{i} 0 {i} 1\n" for i in ids)), engine=engine)
+    assert qrels["doc_id"].tolist() == ids
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_gzip_found_by_magic_bytes(tmp_path, engine):
     content = b"q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 1.5 run\n"
     plain = read_trec_run(_write(tmp_path, content), engine=engine)
