@@ -300,6 +300,34 @@ def test_generated_runs_match_reference(tmp_path, data, zipped, engine):
     np.testing.assert_array_equal(run["score"].to_numpy(), [row[2] for row in expected])
 
 
+@st.composite
+def qrels_files(draw):
+    lines = []
+    for query in draw(st.lists(_ID, min_size=1, max_size=4, unique=True)):
+        for doc in draw(st.lists(_ID, min_size=1, max_size=6, unique=True)):
+            fields = [query, draw(st.sampled_from(["0", "Q0", "1"])), doc]
+            fields.append(str(draw(st.integers(-3, 4))))
+            separators = [draw(_SEPARATOR) for _ in fields[1:]]
+            lines.append(
+                draw(st.sampled_from(["", " "]))
+                + fields[0]
+                + "".join(s + f for s, f in zip(separators, fields[1:]))
+                + draw(st.sampled_from(["", " ", "\t"]))
+            )
+            lines.extend(draw(st.lists(st.sampled_from(["", "# judged by x"]), max_size=1)))
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    return (ending.join(lines) + ending).encode()
+
+
+@HYPOTHESIS
+@given(data=qrels_files(), zipped=st.booleans())
+@pytest.mark.parametrize("engine", ENGINES)
+def test_generated_qrels_match_reference(tmp_path, data, zipped, engine):
+    expected = reference_read(data, "qrels")
+    path = _write(tmp_path, gzip.compress(data) if zipped else data)
+    assert _rows(read_trec_qrels(path, engine=engine)) == expected
+
+
 @HYPOTHESIS
 @given(data=run_files(), line=st.integers(0, 40), bad=st.sampled_from(["x", "q Q0 d 1 s r"]))
 @pytest.mark.parametrize("engine", ENGINES)

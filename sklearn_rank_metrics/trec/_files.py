@@ -39,7 +39,7 @@ def line_number(data, offset):
     return data.count(b"\n", 0, offset) + 1
 
 
-def normalize(data, path):
+def normalize(data, name):
     """Bytes that pandas splits into the fields trec_eval sees, line numbers kept.
 
     Whitespace other than space, tab and newline becomes a space, and comment
@@ -49,7 +49,7 @@ def normalize(data, path):
     nul = data.find(b"\0")
     if nul >= 0:
         raise ValueError(
-            f"{os.fspath(path)!s}, line {line_number(data, nul)}: the line holds a NUL "
+            f"{name}, line {line_number(data, nul)}: the line holds a NUL "
             "byte; a TREC file is text."
         )
     if b"\v" in data or b"\f" in data or b"\r" in data:

@@ -65,12 +65,16 @@ def read_trec_run(path, *, engine="auto"):
     path : str or path-like
         The run file, plain or gzipped.
     engine : {"auto", "pandas", "pyarrow"}, default="auto"
-        Which reader splits the lines. ``"auto"`` uses pyarrow's
-        multithreaded CSV reader when pyarrow is installed and the file
-        separates its fields by single spaces or single tabs, otherwise
-        pandas' C reader; ``"pandas"`` always uses pandas'. Every engine
-        gives the same DataFrame and the same errors: whatever pyarrow would
-        read differently (and any error) is read again by pandas.
+        Which reader splits the lines. ``"auto"`` uses pyarrow's CSV reader
+        when pyarrow is installed and the file separates its fields by
+        single spaces or single tabs, otherwise pandas' C reader;
+        ``"pandas"`` always uses pandas'; ``"pyarrow"`` is ``"auto"`` that
+        raises an ImportError without pyarrow. Every engine gives the same
+        DataFrame and the same errors: whatever pyarrow would read
+        differently (and any error) is read again by pandas. pyarrow's
+        reader runs on Arrow's own thread pool unless the package's thread
+        limit (``n_threads`` of :func:`~sklearn_rank_metrics.config_context`)
+        is 1.
 
     Returns
     -------
@@ -210,7 +214,7 @@ def _read(path, fmt, engine, caller):
         except _Unreadable as exc:
             _raise_first_bad_line(pd, data, fmt, name, exc)
     frame = _finish(frame, fmt)
-    _check_duplicates(frame, fmt, name)
+    _check_duplicates(pd, frame, fmt, name)
     return frame
 
 
@@ -367,8 +371,7 @@ def _diagnose(line, fmt):
     return None
 
 
-def _check_duplicates(frame, fmt, name):
-    pd = import_pandas("")
+def _check_duplicates(pd, frame, fmt, name):
     queries, _ = pd.factorize(_hashable(frame["query_id"]))
     docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
     if len(unique_docs) == len(frame):

@@ -32,6 +32,11 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
         their first document. (trec_eval ignores this field: it ranks by
         score, equal scores by descending doc_id.)
 
+    Returns
+    -------
+    None
+        The file is written.
+
     Raises
     ------
     ValueError
@@ -43,6 +48,11 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
     See Also
     --------
     read_trec_run : Read a run file.
+
+    References
+    ----------
+    .. [1] trec_eval, the run format it reads (``get_trec_results.c``):
+       https://github.com/usnistgov/trec_eval
 
     Examples
     --------
