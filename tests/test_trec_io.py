@@ -193,6 +193,13 @@ def test_malformed_line_far_into_a_large_file(tmp_path, engine):
         read_trec_run(path, engine=engine)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_utf8_ids_and_byte_order_mark(tmp_path, engine):
+    content = "\ufeffq1 Q0 dé 1 1.0 run\nq1 Q0 d\u6587 2 0.5 run\n".encode()
+    run = read_trec_run(_write(tmp_path, content), engine=engine)
+    assert _rows(run) == [("q1", "dé", 1.0, 1, "run"), ("q1", "d\u6587", 0.5, 2, "run")]
+
+
 def test_nul_byte_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"line 2: the line holds a NUL byte"):
         read_trec_run(_write(tmp_path, b"q Q0 d 1 1 r\nq Q0 \0 2 1 r\n"))

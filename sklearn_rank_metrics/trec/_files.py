@@ -1,5 +1,6 @@
 """Bytes of a TREC file: plain or gzipped, whitespace and comments as trec_eval reads them."""
 
+import codecs
 import gzip
 import os
 
@@ -44,8 +45,11 @@ def normalize(data, name):
 
     Whitespace other than space, tab and newline becomes a space, and comment
     lines (first non-blank character ``#``) become blank lines, which every
-    reader skips. A NUL byte, which trec_eval does not allow, raises.
+    reader skips. A UTF-8 byte order mark is dropped (pandas drops it, pyarrow
+    would not). A NUL byte, which trec_eval does not allow, raises.
     """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
     nul = data.find(b"\0")
     if nul >= 0:
         raise ValueError(
