@@ -210,6 +210,12 @@ def test_duplicate_pair_is_refused(tmp_path, engine):
     run = "q1 Q0 d1 1 3 r\nq2 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\nq1 Q0 d1 3 1 r\n"
     with pytest.raises(ValueError, match=r"\(query_id='q1', doc_id='d1'\) appears 2 times in the run"):
         read_trec_run(_write(tmp_path, run), engine=engine)
+    # Interleaved and split queries: the pair is found across the blocks too.
+    run = "q1 Q0 d1 1 3 r\nq2 Q0 d2 1 3 r\nq1 Q0 d2 2 2 r\nq2 Q0 d1 2 1 r\nq1 Q0 d1 3 1 r\n"
+    with pytest.raises(ValueError, match=r"\(query_id='q1', doc_id='d1'\) appears 2 times"):
+        read_trec_run(_write(tmp_path, run), engine=engine)
+    fine = "q1 Q0 d1 1 3 r\nq2 Q0 d1 1 3 r\nq1 Q0 d2 2 2 r\n"
+    assert len(read_trec_run(_write(tmp_path, fine), engine=engine)) == 3
     qrels = "q1 0 d1 1\nq1 0 d1 0\n"
     with pytest.raises(ValueError, match=r"\(query_id='q1', doc_id='d1'\) appears 2 times in the qrels"):
         read_trec_qrels(_write(tmp_path, qrels), engine=engine)

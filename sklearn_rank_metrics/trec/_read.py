@@ -372,7 +372,7 @@ def _diagnose(line, fmt):
 
 
 def _check_duplicates(pd, frame, fmt, name):
-    queries, _ = pd.factorize(_hashable(frame["query_id"]))
+    queries = _query_codes(pd, frame["query_id"])
     docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
     if len(unique_docs) == len(frame):
         return  # every doc_id once in the file
@@ -392,6 +392,16 @@ def _check_duplicates(pd, frame, fmt, name):
         "'duplicate docs'). Keep one line per pair, e.g. with "
         "frame.drop_duplicates(['query_id', 'doc_id'])."
     )
+
+
+def _query_codes(pd, column):
+    """Codes of the query ids: from runs of equal ids when each query is one run (no hashing)."""
+    values = column.array
+    change = np.asarray(values[1:] != values[:-1], dtype=bool)
+    starts = np.flatnonzero(np.concatenate(([True], change)))
+    if len(pd.unique(_hashable(column.iloc[starts]))) == len(starts):
+        return np.cumsum(np.concatenate(([False], change)))
+    return pd.factorize(_hashable(column))[0]
 
 
 def _hashable(column):
