@@ -1,0 +1,95 @@
+"""Bytes of a TREC file: plain or gzipped, whitespace and comments as trec_eval reads them."""
+
+import codecs
+import gzip
+import os
+
+import numpy as np
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+# C's isspace(): space, \t, \n, \v, \f, \r. pandas' whitespace separator knows
+# only space and tab (and takes a lone \r for a line end), so the others
+# become spaces: a CRLF line ends with a space, which is what trec_eval reads.
+_TO_SPACE = bytes.maketrans(b"\v\f\r", b"   ")
+
+
+def import_pandas(caller):
+    """Import pandas, or raise an ImportError naming the extra that installs it."""
+    try:
+        import pandas
+    except ImportError as exc:
+        raise ImportError(
+            f"{caller} needs pandas: pip install 'sklearn-rank-metrics[trec]' "
+            "(pandas, and pyarrow for the fastest reading)."
+        ) from exc
+    return pandas
+
+
+def read_bytes(path):
+    """The file's bytes, decompressed when they start with gzip's magic bytes."""
+    with open(os.fspath(path), "rb") as handle:
+        data = handle.read()
+    if data[:2] == GZIP_MAGIC:
+        data = gzip.decompress(data)
+    return data
+
+
+def line_number(data, offset):
+    """1-based number of the line holding byte ``offset``."""
+    return data.count(b"\n", 0, offset) + 1
+
+
+def normalize(data, name):
+    """Bytes that pandas splits into the fields trec_eval sees, line numbers kept.
+
+    Whitespace other than space, tab and newline becomes a space, and comment
+    lines (first non-blank character ``#``) become blank lines, which every
+    reader skips. A UTF-8 byte order mark is dropped (pandas drops it, pyarrow
+    would not). A NUL byte, which trec_eval does not allow, raises.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise ValueError(
+            f"{name}, line {line_number(data, nul)}: the line holds a NUL "
+            "byte; a TREC file is text."
+        )
+    if b"\v" in data or b"\f" in data or b"\r" in data:
+        data = data.translate(_TO_SPACE)
+    if b"#" in data:
+        data = _blank_comment_lines(data)
+    return data
+
+
+def _blank_comment_lines(data):
+    """Overwrite with spaces the lines whose first non-blank character is ``#``."""
+    buf = np.frombuffer(data, dtype=np.uint8)
+    newlines = np.flatnonzero(buf == ord("\n"))
+    hashes = np.flatnonzero(buf == ord("#"))
+    line = np.searchsorted(newlines, hashes)  # the line of each '#'
+    first_of_line = np.ones(len(hashes), dtype=bool)
+    first_of_line[1:] = line[1:] != line[:-1]
+    hashes, line = hashes[first_of_line], line[first_of_line]
+    starts = np.concatenate(([0], newlines + 1))[line]
+    # Walk from each line's start over its leading blanks, all lines at once.
+    position = starts.copy()
+    walking = position < hashes
+    while walking.any():
+        byte = buf[position[walking]]
+        blank = (byte == ord(" ")) | (byte == ord("\t"))
+        if not blank.any():
+            break
+        position[np.flatnonzero(walking)[blank]] += 1
+        walking = position < hashes
+    comment = position == hashes
+    if not comment.any():
+        return data
+    ends = np.append(newlines, len(buf))[line[comment]]
+    starts = starts[comment]
+    lengths = ends - starts
+    out = bytearray(data)
+    inside = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+    np.frombuffer(out, dtype=np.uint8)[inside] = ord(" ")
+    return bytes(out)

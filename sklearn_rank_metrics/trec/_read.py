@@ -1,0 +1,411 @@
+"""Readers of TREC run and qrels files into pandas DataFrames."""
+
+import csv
+import io
+import math
+import os
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from ._files import import_pandas, line_number, normalize, read_bytes
+
+ENGINES = ("auto", "pandas", "pyarrow")
+# Integers read through float64 are exact up to 2**53.
+_MAX_EXACT_INTEGER = 2.0**53
+
+
+class _Format(NamedTuple):
+    kind: str  # "run" or "qrels", for messages
+    fields: tuple  # the name of each field of a line, in order
+    columns: tuple  # (field index, column name) of the kept fields, in column order
+    integers: tuple  # field indexes that hold integers
+    numbers: tuple  # field indexes that hold other numbers (float64)
+    exact: bool  # exactly len(fields) fields a line (else at least)
+
+
+RUN = _Format(
+    kind="run",
+    fields=("query_id", "iteration", "doc_id", "rank", "score", "run_name"),
+    columns=((0, "query_id"), (2, "doc_id"), (4, "score"), (3, "rank"), (5, "run_name")),
+    integers=(3,),
+    numbers=(4,),
+    exact=False,
+)
+QRELS = _Format(
+    kind="qrels",
+    fields=("query_id", "iteration", "doc_id", "relevance"),
+    columns=((0, "query_id"), (2, "doc_id"), (3, "relevance")),
+    integers=(3,),
+    numbers=(),
+    exact=True,
+)
+
+
+class _Unreadable(Exception):
+    """A reader met a line it does not accept; the line is found afterwards."""
+
+
+def read_trec_run(path, *, engine="auto"):
+    """Read a TREC run file into a DataFrame, one row per retrieved document.
+
+    A run line holds at least six fields separated by whitespace (spaces,
+    tabs, any number of them)::
+
+        query_id  iteration  doc_id  rank  score  run_name
+
+    as trec_eval reads them: ``iteration`` (usually ``Q0``) is not kept,
+    fields after ``run_name`` are ignored, blank lines and lines whose first
+    non-blank character is ``#`` are skipped. The file may be gzipped
+    (recognised by its first bytes, whatever its name).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The run file, plain or gzipped.
+    engine : {"auto", "pandas", "pyarrow"}, default="auto"
+        Which reader splits the lines. ``"auto"`` uses pyarrow's CSV reader
+        when pyarrow is installed and the file separates its fields by
+        single spaces or single tabs, otherwise pandas' C reader;
+        ``"pandas"`` always uses pandas'; ``"pyarrow"`` is ``"auto"`` that
+        raises an ImportError without pyarrow. Every engine gives the same
+        DataFrame and the same errors: whatever pyarrow would read
+        differently (and any error) is read again by pandas. pyarrow's
+        reader runs on Arrow's own thread pool unless the package's thread
+        limit (``n_threads`` of :func:`~sklearn_rank_metrics.config_context`)
+        is 1.
+
+    Returns
+    -------
+    run : pandas.DataFrame
+        Columns ``query_id`` and ``doc_id`` (strings, in the installed
+        pandas' default string dtype: ``str`` from pandas 3 on, ``object``
+        before), ``score`` (float64, read exactly: a score written with 17
+        significant digits reads back bit-identical), ``rank`` (int64, as
+        written; trec_eval ignores it and ranks by score) and ``run_name``
+        (strings), in file order. An empty file, or one of blank and
+        comment lines only, gives an empty DataFrame with these columns
+        (trec_eval refuses an empty file).
+
+    Raises
+    ------
+    ValueError
+        On a malformed line, naming the file, the 1-based line number and
+        what is wrong: fewer than six fields, a score that is not a finite
+        number (NaN, ``inf``, ``1e400``: the metrics need finite scores), a
+        rank that is not an integer. trec_eval reads any
+        text as a score (``atof``: ``abc`` is 0) and ignores the rank; a
+        silent 0 is never a score here. Also when the same (query_id,
+        doc_id) pair appears twice, naming the pair: trec_eval stops on it
+        (``duplicate docs``) for every query it evaluates.
+
+    See Also
+    --------
+    read_trec_qrels : Read the relevance judgments.
+    write_trec_run : Write a run in this format.
+
+    References
+    ----------
+    .. [1] trec_eval, ``get_trec_results.c``: https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_rank_metrics.trec import read_trec_run
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("q1 Q0 d3 1 2.5 bm25\\nq1 Q0 d1\\t2  0.75 bm25\\n# a comment\\n")
+    >>> run = read_trec_run(path)
+    >>> run
+      query_id doc_id  score  rank run_name
+    0       q1     d3   2.50     1     bm25
+    1       q1     d1   0.75     2     bm25
+    >>> run.dtypes[["score", "rank"]].tolist()
+    [dtype('float64'), dtype('int64')]
+    """
+    return _read(path, RUN, engine, "read_trec_run")
+
+
+def read_trec_qrels(path, *, engine="auto"):
+    """Read a TREC qrels file (relevance judgments) into a DataFrame.
+
+    A qrels line holds exactly four fields separated by whitespace::
+
+        query_id  iteration  doc_id  relevance
+
+    as trec_eval reads them: the second field (``iteration``, usually ``0``,
+    which trec_eval ignores) is not kept, and a line with a fifth field is
+    malformed, as trec_eval says too. Blank lines and lines whose first
+    non-blank character is ``#`` are skipped (trec_eval 10 skips such
+    comments). The file may be gzipped (recognised by its first bytes).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The qrels file, plain or gzipped.
+    engine : {"auto", "pandas", "pyarrow"}, default="auto"
+        Which reader splits the lines, as in :func:`read_trec_run`; every
+        engine gives the same DataFrame and the same errors.
+
+    Returns
+    -------
+    qrels : pandas.DataFrame
+        Columns ``query_id`` and ``doc_id`` (strings, the installed pandas'
+        default string dtype) and ``relevance`` (int64; negative grades are
+        kept, as trec_eval keeps them: they count as not relevant), in file
+        order. An empty file, or one of blank and comment lines only, gives
+        an empty DataFrame with these columns (trec_eval refuses an empty
+        file).
+
+    Raises
+    ------
+    ValueError
+        On a malformed line, naming the file, the 1-based line number and
+        what is wrong: not four fields, a relevance that is not an integer
+        (trec_eval reads ``1.5`` as 1 and ``abc`` as 0 with ``atol``). Also
+        when the same (query_id, doc_id) pair is judged twice, naming the
+        pair, as trec_eval stops on it (``duplicate docs``).
+
+    See Also
+    --------
+    read_trec_run : Read a run.
+
+    References
+    ----------
+    .. [1] trec_eval, ``get_qrels.c``: https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_rank_metrics.trec import read_trec_qrels
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("q1 0 d1 2\\nq1 0 d2 0\\nq1 0 d3 -1\\n")
+    >>> read_trec_qrels(path)
+      query_id doc_id  relevance
+    0       q1     d1          2
+    1       q1     d2          0
+    2       q1     d3         -1
+    """
+    return _read(path, QRELS, engine, "read_trec_qrels")
+
+
+def _read(path, fmt, engine, caller):
+    pd = import_pandas(caller)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}.")
+    name = os.fspath(path)
+    data = normalize(read_bytes(path), name)
+    if not data or data.isspace():
+        return _empty(pd, fmt)
+    frame = None
+    if engine != "pandas":
+        from ._arrow import read_with_pyarrow
+
+        frame = read_with_pyarrow(data, fmt, required=engine == "pyarrow")
+        if frame is not None and not _valid(frame, fmt):
+            frame = None
+    if frame is None:
+        try:
+            frame = _read_with_pandas(pd, data, fmt)
+            if not _valid(frame, fmt):
+                raise _Unreadable()
+        except _Unreadable as exc:
+            _raise_first_bad_line(pd, data, fmt, name, exc)
+    frame = _finish(frame, fmt)
+    _check_duplicates(pd, frame, fmt, name)
+    return frame
+
+
+def _empty(pd, fmt):
+    return pd.DataFrame(
+        {
+            column: pd.Series(
+                [],
+                dtype=np.int64
+                if field in fmt.integers
+                else np.float64
+                if field in fmt.numbers
+                else str,
+            )
+            for field, column in fmt.columns
+        }
+    )
+
+
+def _pandas_options(pd, fmt, inferred):
+    """read_csv's arguments, the fields named by position.
+
+    A qrels line is read with one column more than it has, which a fifth
+    field fills (pandas refuses ``usecols`` past the last field, so every
+    column is read). The ``inferred`` string fields get no dtype: pandas
+    then builds Arrow-backed strings several times faster than for ``str``.
+    """
+    n_columns = len(fmt.fields) + fmt.exact
+    numbers = {*fmt.integers, *fmt.numbers}
+    options = dict(
+        sep=r"\s+",
+        header=None,
+        names=list(range(n_columns)),
+        usecols=None if fmt.exact else [field for field, _ in fmt.columns],
+        index_col=False,
+        dtype={
+            field: np.float64 if field in numbers else str
+            for field in range(n_columns)
+            if field not in inferred
+        },
+        na_filter=False,
+        quoting=csv.QUOTE_NONE,
+        engine="c",
+    )
+    if int(pd.__version__.split(".")[0]) < 3:
+        # Before pandas 3 the default float parser is not correctly rounded.
+        options["float_precision"] = "round_trip"
+    return options
+
+
+def _read_with_pandas(pd, data, fmt):
+    # doc_id and run_name, mostly distinct or all equal, are left to pandas'
+    # inference where strings are Arrow-backed, and read again as str in the
+    # rare file where all of one column look like numbers ("007" must stay).
+    inferred = (2, 5) if getattr(pd.Series(["x"]).dtype, "storage", None) == "pyarrow" else ()
+    frame = _read_csv(pd, data, _pandas_options(pd, fmt, inferred))
+    if any(not pd.api.types.is_string_dtype(frame[field]) for field in inferred if field in frame):
+        frame = _read_csv(pd, data, _pandas_options(pd, fmt, ()))
+    return frame
+
+
+def _read_csv(pd, data, options):
+    try:
+        with warnings.catch_warnings():
+            # A first line with more fields than named: the extra ones are dropped on purpose.
+            warnings.simplefilter("ignore", pd.errors.ParserWarning)
+            return pd.read_csv(io.BytesIO(data), **options)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise _Unreadable(str(exc)) from exc
+
+
+def _valid(frame, fmt):
+    """Whether every row of the fields read by position is a well-formed line."""
+    if fmt.exact:
+        # pandas reads a column more than a qrels line has, which a fifth field
+        # fills; pyarrow refuses such a line itself.
+        extra = frame.get(len(fmt.fields))
+        if extra is not None and not (extra == "").to_numpy(dtype=bool).all():
+            return False
+    elif (frame[len(fmt.fields) - 1] == "").to_numpy(dtype=bool).any():
+        return False  # a run line without run_name
+    for field in fmt.integers:
+        values = frame[field].to_numpy()
+        if not (np.abs(values) <= _MAX_EXACT_INTEGER).all() or (values != np.rint(values)).any():
+            return False
+    return all(np.isfinite(frame[field].to_numpy()).all() for field in fmt.numbers)
+
+
+def _finish(frame, fmt):
+    frame = frame[[field for field, _ in fmt.columns]]
+    frame = frame.astype({field: np.int64 for field in fmt.integers})
+    frame.columns = [column for _, column in fmt.columns]
+    return frame
+
+
+def _raise_first_bad_line(pd, data, fmt, name, cause):
+    """Find the first line the reader refuses by bisection, and say what is wrong with it."""
+    lo, hi = 0, len(data)  # [lo, hi) starts a line and holds a refused line
+    while True:
+        middle = (lo + hi) // 2
+        cut = data.rfind(b"\n", lo, middle) + 1
+        if cut <= lo:
+            cut = data.find(b"\n", middle, hi) + 1
+        if cut <= lo or cut >= hi:
+            break
+        if _refused(pd, data[lo:cut], fmt):
+            hi = cut
+        else:
+            lo = cut
+    line = data[lo:hi].split(b"\n", 1)[0]
+    problem = _diagnose(line, fmt) or f"the line could not be read ({cause})"
+    raise ValueError(
+        f"{name}, line {line_number(data, lo)}: {problem}. "
+        f"A TREC {fmt.kind} line is: {' '.join(fmt.fields)}"
+        f"{'' if fmt.exact else ' [ignored fields]'}."
+    ) from None
+
+
+def _refused(pd, data, fmt):
+    if data.isspace():
+        return False
+    try:
+        return not _valid(_read_with_pandas(pd, data, fmt), fmt)
+    except _Unreadable:
+        return True
+
+
+def _diagnose(line, fmt):
+    """What is wrong with one line, or None."""
+    tokens = line.split()
+    n = len(tokens)
+    if n < len(fmt.fields) or fmt.exact and n > len(fmt.fields):
+        need = "exactly" if fmt.exact else "at least"
+        return f"{n} field{'s' * (n != 1)} where a {fmt.kind} line has {need} {len(fmt.fields)}"
+    for field, column in fmt.columns:
+        if field not in fmt.integers and field not in fmt.numbers:
+            continue
+        token = tokens[field].decode("utf-8", "replace")
+        try:
+            # Python also reads '1_0' and non-ASCII digits, which no TREC tool writes.
+            value = float(token) if token.isascii() and "_" not in token else None
+        except ValueError:
+            value = None
+        if value is None:
+            return f"the {column} {token!r} is not a number"
+        if math.isnan(value):
+            return f"the {column} is NaN"
+        if math.isinf(value):
+            return f"the {column} {token!r} is not finite (the metrics need finite numbers)"
+        if field in fmt.integers and (
+            not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER
+        ):
+            return f"the {column} {token!r} is not an integer (up to 2**53)"
+    return None
+
+
+def _check_duplicates(pd, frame, fmt, name):
+    queries = _query_codes(pd, frame["query_id"])
+    docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
+    if len(unique_docs) == len(frame):
+        return  # every doc_id once in the file
+    # Only documents that appear more than once can repeat a pair.
+    repeated = np.flatnonzero(np.bincount(docs)[docs] > 1)
+    keys = queries[repeated].astype(np.int64) * len(unique_docs) + docs[repeated]
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if not len(same):
+        return
+    row = repeated[order[same[0]]]
+    query_id, doc_id = frame["query_id"].iat[row], frame["doc_id"].iat[row]
+    count = int((keys == keys[order[same[0]]]).sum())
+    raise ValueError(
+        f"{name}: the pair (query_id={query_id!r}, doc_id={doc_id!r}) appears {count} times "
+        f"in the {fmt.kind}; each document may appear once per query (trec_eval stops with "
+        "'duplicate docs'). Keep one line per pair, e.g. with "
+        "frame.drop_duplicates(['query_id', 'doc_id'])."
+    )
+
+
+def _query_codes(pd, column):
+    """Codes of the query ids: from runs of equal ids when each query is one run (no hashing)."""
+    values = column.array
+    change = np.asarray(values[1:] != values[:-1], dtype=bool)
+    starts = np.flatnonzero(np.concatenate(([True], change)))
+    if len(pd.unique(_hashable(column.iloc[starts]))) == len(starts):
+        return np.cumsum(np.concatenate(([False], change)))
+    return pd.factorize(_hashable(column))[0]
+
+
+def _hashable(column):
+    """Python-stored strings as their object array (faster to hash); Arrow's as they are."""
+    if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
+        return column.to_numpy(dtype=object)
+    return column
