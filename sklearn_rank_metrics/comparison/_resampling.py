@@ -224,15 +224,29 @@ class StudentizedBootstrapTest:
 
 
 # ------------------------------------------------------- randomized Tukey HSD
-def _shuffled_systems(count, n_systems, rng):
-    """``count`` independent uniform permutations of ``range(n_systems)`` (Fisher-Yates, vectorized)."""
-    order = np.tile(np.arange(n_systems, dtype=np.intp), (count, 1))
-    rows = np.arange(count)
+def _shuffled_positions(count, n_queries, n_systems, rng):
+    """Flat positions ``query * n_systems + system`` of ``count`` shuffles of every query.
+
+    Shape ``(n_systems, count, n_queries)``: entry ``[j, b, i]`` is where
+    system ``j``'s value of query ``i`` comes from in resample ``b``; each
+    ``[:, b, i]`` is a uniform permutation of query ``i``'s positions
+    (Fisher-Yates, vectorized over resamples and queries, swapped through
+    flat indices).
+    """
+    width = count * n_queries
+    order = np.empty((n_systems, count, n_queries), dtype=np.intp)
+    order[:] = (np.arange(n_queries, dtype=np.intp) * n_systems)[None, None, :]
+    order += np.arange(n_systems, dtype=np.intp)[:, None, None]
+    rows = order.reshape(n_systems, width)
+    flat = order.reshape(-1)
+    columns = np.arange(width)
     for last in range(n_systems - 1, 0, -1):
-        other = rng.integers(0, last + 1, size=count)
-        kept = order[:, last].copy()
-        order[:, last] = order[rows, other]
-        order[rows, other] = kept
+        other = rng.integers(0, last + 1, size=width)
+        other *= width
+        other += columns
+        kept = rows[last].copy()
+        rows[last] = flat[other]
+        flat[other] = kept
     return order
 
 
@@ -241,11 +255,12 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
 
     Under the null hypothesis that the systems are the same, the values of
     one query may be shuffled among the systems. Each resample shuffles
-    every query independently and records, per metric, the range (max - min)
-    of the systems' means; a pair's p-value is ``(b + 1) / (B + 1)`` with
-    ``b`` the resamples whose range reaches the pair's observed absolute
-    mean difference. One maximum over all systems: the p-values are
-    adjusted for all pairs at once (family-wise error).
+    every query independently (the same shuffles for every metric) and
+    records, per metric, the range (max - min) of the systems' means; a
+    pair's p-value is ``(b + 1) / (B + 1)`` with ``b`` the resamples whose
+    range reaches the pair's observed absolute mean difference. One maximum
+    over all systems: the p-values are adjusted for all pairs at once
+    (family-wise error).
 
     Parameters
     ----------
@@ -263,16 +278,15 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
     first, second = np.array(pairs, dtype=np.intp).T
     sums = values.sum(axis=0)  # (n_systems, n_metrics)
     tolerance = _RELATIVE_TOLERANCE * np.abs(values).max(axis=1).sum(axis=0)
-    threshold = np.abs(sums[first] - sums[second]).T - tolerance[:, None]
-    flat = values.reshape(n * n_systems, n_metrics)
-    offsets = np.arange(n, dtype=np.intp)[:, None] * n_systems
-    rows = _rows_per_block(n * n_systems * max(n_metrics, 2))
+    threshold = np.abs(sums[first] - sums[second]).T - tolerance[:, None]  # (n_metrics, n_pairs)
+    by_metric = np.ascontiguousarray(np.moveaxis(values, 2, 0)).reshape(n_metrics, n * n_systems)
+    rows = _rows_per_block(n * n_systems)
     extreme = np.zeros((n_metrics, len(pairs)), dtype=np.int64)
     for start in range(0, n_resamples, rows):
         count = min(rows, n_resamples - start)
-        order = _shuffled_systems(count * n, n_systems, rng).reshape(count, n, n_systems)
-        shuffled = flat[order + offsets]  # (count, n, n_systems, n_metrics)
-        resampled = shuffled.sum(axis=1)  # (count, n_systems, n_metrics)
-        spread = resampled.max(axis=1) - resampled.min(axis=1)  # (count, n_metrics)
-        extreme += (spread[:, :, None] >= threshold[None]).sum(axis=0)
+        index = _shuffled_positions(count, n, n_systems, rng)
+        for metric in range(n_metrics):
+            resampled = by_metric[metric].take(index).sum(axis=2)  # (n_systems, count)
+            spread = resampled.max(axis=0) - resampled.min(axis=0)
+            extreme[metric] += (spread[:, None] >= threshold[metric]).sum(axis=0)
     return (extreme + 1.0) / (n_resamples + 1.0)
