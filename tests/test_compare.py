@@ -7,7 +7,10 @@ within Monte-Carlo error where they are random.
 """
 
 import inspect
+import re
+import runpy
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -188,6 +191,21 @@ def test_tukey_hsd_agrees_with_a_loop():
     assert result.columns["p_value"][~np.isnan(result.columns["diff"])].min() < 0.05
 
 
+@pytest.mark.parametrize("n_systems", [2, 3, 4, 13])  # lookup tables up to 12 systems, then Fisher-Yates
+def test_shuffles_within_a_query_are_uniform_permutations(n_systems):
+    from sklearn_rank_metrics.comparison._resampling import _shuffled_systems
+
+    order = _shuffled_systems(120_000, n_systems, np.random.default_rng(0)).astype(np.int64)
+    assert np.array_equal(np.sort(order, axis=1), np.broadcast_to(np.arange(n_systems), order.shape))
+    if n_systems <= 4:  # every permutation equally often
+        _, counts = np.unique(order @ n_systems ** np.arange(n_systems), return_counts=True)
+        assert counts.size == np.prod(np.arange(1, n_systems + 1))
+        assert stats.chisquare(counts).pvalue > 1e-4
+    # every system in every place equally often
+    places = np.array([np.bincount(order[:, j], minlength=n_systems) for j in range(n_systems)])
+    assert stats.chisquare(places.ravel()).pvalue > 1e-4
+
+
 def test_tukey_hsd_of_identical_systems_is_one():
     a, _ = _paired()
     result = compare_results({k: _results(m=a) for k in "abc"}, pairs="all", n_resamples=200, random_state=0)
@@ -273,6 +291,11 @@ def test_unequal_query_weights_are_refused_naming_sample_weight():
     weights = np.linspace(1, 2, 30)
     with pytest.raises(ValueError, match="sample_weight"):
         compare_results({"a": _results(m=a, weights=weights), "b": _results(m=b, weights=weights)})
+    qid = np.repeat(np.arange(30), [1, 3] * 15)  # 1 or 2 items recommended at k=2: unequal pooling
+    y_true = np.random.default_rng(0).integers(0, 2, qid.size)
+    pooled = {k: np.random.default_rng(seed).random(qid.size) for seed, k in enumerate("ab")}
+    with pytest.raises(ValueError, match="pooled over items such as hit_rate_item"):
+        compare(y_true, pooled, qid=qid, metrics=["hit_rate_item@2"])
     equal = compare_results({"a": _results(m=a, weights=np.full(30, 2.0)), "b": _results(m=b)},
                             n_resamples=100, random_state=0)  # fmt: skip
     assert _row(equal)["diff"] == pytest.approx(np.mean(b - a))
@@ -315,6 +338,7 @@ def test_fewer_than_25_queries_warn():
         ({"alpha": 0}, "alpha must be"),
         ({"random_state": "x"}, "random_state must be"),
         ({"metrics": ["ndcg"]}, r"has no values of \['ndcg'\]"),
+        ({"metrics": ["m", "m"]}, "'m' more than once"),
     ],
 )
 def test_wrong_options_raise_naming_the_argument(options, message):
@@ -402,3 +426,34 @@ def test_plot_differences_without_matplotlib_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r"sklearn-rank-metrics\[plot\]"):
         result.plot_differences("m")
+
+
+# ------------------------------------------------------------ docs, example
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_docs_blocks_run_and_print_the_table_shown():
+    pytest.importorskip("matplotlib")
+    pytest.importorskip("pandas")
+    text = (ROOT / "docs" / "comparing_models.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    namespace = {}
+    for number, block in enumerate(blocks, start=1):
+        exec(compile(block, f"docs/comparing_models.md, python block {number}", "exec"), namespace)
+    shown = re.search(r"```\n(Paired comparison.*?)```", text, flags=re.S).group(1).strip()
+    assert str(namespace["result"]) == shown
+    _, differences = namespace["result"].differences("ndcg@10", model="better")
+    np.testing.assert_allclose(namespace["heights"], np.sort(differences)[::-1])
+
+
+def test_compare_models_example(tmp_path, capsys):
+    pytest.importorskip("lightgbm")
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "chart.png"
+    namespace = runpy.run_path(str(ROOT / "examples" / "compare_models.py"), run_name="example")
+    result = namespace["main"](str(chart))
+    output = capsys.readouterr().out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert result.models == ("LGBMRanker", "Ridge", "RandomForest")
+    assert set(result.columns["n_queries"]) == {50}
+    assert "ndcg@10  LGBMRanker" in output and str(chart) in output

@@ -114,6 +114,9 @@ def _check_results(results, metrics):
     metrics = list(reference.metrics) if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
     if not metrics:
         raise ValueError("metrics is empty: name at least one metric, e.g. ['ndcg@10'].")
+    repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
+    if repeated:
+        raise ValueError(f"metrics names {', '.join(map(repr, repeated))} more than once.")
     ids = reference.query_ids
     aligned = {}
     for name, result in results.items():

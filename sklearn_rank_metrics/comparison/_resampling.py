@@ -17,6 +17,7 @@ block is drawn, so memory is a block (``_BLOCK_ELEMENTS`` entries), not
   shuffle of the systems per (resample, query), vectorized over both.
 """
 
+import itertools
 import numbers
 
 import numpy as np
@@ -224,30 +225,55 @@ class StudentizedBootstrapTest:
 
 
 # ------------------------------------------------------- randomized Tukey HSD
-def _shuffled_positions(count, n_queries, n_systems, rng):
-    """Flat positions ``query * n_systems + system`` of ``count`` shuffles of every query.
+_MAX_TABLE_SYSTEMS = 12  # up to here, shuffles come from two lookup tables (4 MB at 12 systems)
 
-    Shape ``(n_systems, count, n_queries)``: entry ``[j, b, i]`` is where
-    system ``j``'s value of query ``i`` comes from in resample ``b``; each
-    ``[:, b, i]`` is a uniform permutation of query ``i``'s positions
-    (Fisher-Yates, vectorized over resamples and queries, swapped through
-    flat indices).
+
+def _half_tables(n_systems):
+    """Lookup tables of uniform permutations of ``range(n_systems)``, split in two halves.
+
+    A uniform permutation is a uniform subset ``s`` of ``h = n_systems // 2``
+    systems for the first ``h`` places, a uniform order ``p1`` of that subset
+    and a uniform order ``p2`` of the rest. ``first[s * h! + p1]`` holds the
+    first ``h`` places, ``second[s * (n - h)! + p2]`` the others.
     """
-    width = count * n_queries
-    order = np.empty((n_systems, count, n_queries), dtype=np.intp)
-    order[:] = (np.arange(n_queries, dtype=np.intp) * n_systems)[None, None, :]
-    order += np.arange(n_systems, dtype=np.intp)[:, None, None]
-    rows = order.reshape(n_systems, width)
+    half = n_systems // 2
+    subsets = list(itertools.combinations(range(n_systems), half))
+    orders_first = np.array(list(itertools.permutations(range(half))), dtype=np.intp).reshape(-1, half)
+    orders_second = np.array(list(itertools.permutations(range(n_systems - half))), dtype=np.intp)
+    chosen = np.array(subsets, dtype=np.int8).reshape(len(subsets), half)
+    rest = np.array([[j for j in range(n_systems) if j not in subset] for subset in subsets], dtype=np.int8)
+    first = chosen[:, orders_first].reshape(-1, half)
+    second = rest[:, orders_second].reshape(-1, n_systems - half)
+    return first, second, len(subsets)
+
+
+def _shuffled_systems(count, n_systems, rng):
+    """``count`` independent uniform permutations of ``range(n_systems)``, shape (count, n_systems).
+
+    Two table lookups per permutation up to 12 systems; beyond, Fisher-Yates
+    vectorized over the permutations, swapped through flat indices.
+    """
+    if n_systems <= _MAX_TABLE_SYSTEMS:
+        first, second, n_subsets = _half_tables(n_systems)
+        subset = rng.integers(0, n_subsets, size=count)
+        n_first = first.shape[0] // n_subsets
+        n_second = second.shape[0] // n_subsets
+        order = np.empty((count, n_systems), dtype=np.int8)
+        order[:, : first.shape[1]] = first[subset * n_first + rng.integers(0, n_first, size=count)]
+        order[:, first.shape[1] :] = second[subset * n_second + rng.integers(0, n_second, size=count)]
+        return order
+    order = np.empty((n_systems, count), dtype=np.min_scalar_type(n_systems))
+    order[:] = np.arange(n_systems)[:, None]
     flat = order.reshape(-1)
-    columns = np.arange(width)
+    columns = np.arange(count)
     for last in range(n_systems - 1, 0, -1):
-        other = rng.integers(0, last + 1, size=width)
-        other *= width
+        other = rng.integers(0, last + 1, size=count)
+        other *= count
         other += columns
-        kept = rows[last].copy()
-        rows[last] = flat[other]
+        kept = order[last].copy()
+        order[last] = flat[other]
         flat[other] = kept
-    return order
+    return order.T
 
 
 def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
@@ -280,13 +306,15 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
     tolerance = _RELATIVE_TOLERANCE * np.abs(values).max(axis=1).sum(axis=0)
     threshold = np.abs(sums[first] - sums[second]).T - tolerance[:, None]  # (n_metrics, n_pairs)
     by_metric = np.ascontiguousarray(np.moveaxis(values, 2, 0)).reshape(n_metrics, n * n_systems)
+    offsets = (np.arange(n, dtype=np.intp) * n_systems)[:, None]
     rows = _rows_per_block(n * n_systems)
     extreme = np.zeros((n_metrics, len(pairs)), dtype=np.int64)
     for start in range(0, n_resamples, rows):
         count = min(rows, n_resamples - start)
-        index = _shuffled_positions(count, n, n_systems, rng)
+        index = _shuffled_systems(count * n, n_systems, rng).reshape(count, n, n_systems)
+        index = index + offsets  # where system j's value of query i comes from, per resample
         for metric in range(n_metrics):
-            resampled = by_metric[metric].take(index).sum(axis=2)  # (n_systems, count)
-            spread = resampled.max(axis=0) - resampled.min(axis=0)
+            resampled = by_metric[metric].take(index).sum(axis=1)  # (count, n_systems)
+            spread = resampled.max(axis=1) - resampled.min(axis=1)
             extreme[metric] += (spread[:, None] >= threshold[metric]).sum(axis=0)
     return (extreme + 1.0) / (n_resamples + 1.0)

@@ -17,7 +17,6 @@ _CORRECTION_NAMES = {
     "holm": "Holm",
     "bonferroni": "Bonferroni",
     "fdr_bh": "Benjamini-Hochberg (FDR)",
-    "tukey_hsd": "randomized Tukey HSD",
     None: "no",
 }
 
@@ -245,16 +244,24 @@ class ComparisonResults:
         return header, rows
 
     def _caption(self):
-        exact = " (exact: all sign flips)" if self.test == "permutation" and all(self._exact) else ""
-        resamples = "" if self.test in ("t", "wilcoxon") or exact else f", {self.n_resamples} resamples"
+        test = _TEST_NAMES[self.test]
+        if self.test == "permutation":
+            flips = "all sign flips, exact" if all(self._exact) else f"{self.n_resamples} random sign flips"
+            test = f"{test} ({flips})"
+        elif self.test == "bootstrap":
+            test = f"{test} ({self.n_resamples} resamples)"
+        if self.correction == "tukey_hsd":
+            test = f"{test}; randomized Tukey HSD over all pairs ({self.n_resamples} shuffles)"
+        else:
+            test = f"{test}; {_CORRECTION_NAMES[self.correction]} correction per metric"
         against = (
             f"against the baseline {self.baseline!r}" if self.baseline is not None else "all pairs"
         )
         return (
-            f"Paired comparison over queries, {against}: {_TEST_NAMES[self.test]}{exact}{resamples}; "
-            f"{_CORRECTION_NAMES[self.correction]} correction per metric; * rejected at "
-            f"alpha={self.alpha:g}. Intervals: BCa bootstrap over queries. Effect size: mean "
-            "difference / standard deviation of the differences (d_z)."
+            f"Paired comparison over queries, {against}: {test}; * rejected at alpha="
+            f"{self.alpha:g}. Intervals: BCa bootstrap over queries ({self.n_resamples} "
+            "resamples). Effect size: mean difference / standard deviation of the "
+            "differences (d_z)."
         )
 
     def __str__(self):
