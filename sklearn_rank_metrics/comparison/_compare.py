@@ -472,7 +472,7 @@ def compare(
     {shared}
     gain, relevance_level, n_relevant, ties, no_relevant
         Passed to :func:`~sklearn_rank_metrics.evaluate` (same defaults).
-        Queries weights (``sample_weight``) are not taken: the tests
+        Query weights (``sample_weight``) are not taken: the tests
         compare means over queries of equal weight.
 
     Returns

@@ -91,6 +91,11 @@ class ComparisonResults:
     compare : Evaluate several models' scores and compare them.
     compare_results : Compare per-query results already computed.
 
+    References
+    ----------
+    .. [1] T. Sakai, "Statistical Reform in Information Retrieval?", SIGIR
+       Forum 48(1), 2014 (report effect sizes and intervals with p-values).
+
     Examples
     --------
     >>> from sklearn_rank_metrics.comparison import compare
@@ -132,6 +137,16 @@ class ComparisonResults:
         query_ids : ndarray of shape (n_queries,)
         values : ndarray of shape (n_queries, n_models)
             Column ``j`` is the model ``models[j]``.
+
+        Examples
+        --------
+        >>> from sklearn_rank_metrics.comparison import compare
+        >>> y_true, qid = [1, 0] * 30, [q for q in range(30) for _ in range(2)]
+        >>> scores = {"a": [1, 2] * 30, "b": [2, 1] * 15 + [1, 2] * 15}
+        >>> query_ids, values = compare(y_true, scores, qid=qid, metrics=["mrr"]).per_query("mrr")
+        >>> values[:2]
+        array([[0.5, 1. ],
+               [0.5, 1. ]])
         """
         try:
             query_ids, values = self._per_query[metric]
@@ -155,6 +170,15 @@ class ComparisonResults:
         -------
         query_ids : ndarray of shape (n_queries,)
         differences : ndarray of shape (n_queries,)
+
+        Examples
+        --------
+        >>> from sklearn_rank_metrics.comparison import compare
+        >>> y_true, qid = [1, 0] * 30, [q for q in range(30) for _ in range(2)]
+        >>> scores = {"a": [1, 2] * 30, "b": [2, 1] * 15 + [1, 2] * 15}
+        >>> query_ids, differences = compare(y_true, scores, qid=qid, metrics=["mrr"]).differences("mrr")
+        >>> differences[13:17]
+        array([0.5, 0.5, 0. , 0. ])
         """
         model, baseline = self._pair(model, baseline)
         query_ids, values = self.per_query(metric)
@@ -338,7 +362,8 @@ class ComparisonResults:
         ----------
         metric : str
         ax : matplotlib Axes, default=None
-            Where to draw; None draws on a new figure.
+            Where to draw; None draws on a new figure. Needs matplotlib
+            (the ``plot`` extra).
         model : str, default=None
             None: the model of the first comparison.
         baseline : str, default=None
