@@ -51,7 +51,7 @@ def main(chart_path=None):
         ).fit(X, y, group=group_sizes),
         "Ridge": Ridge(alpha=10.0).fit(X, y),
         "RandomForest": RandomForestRegressor(
-            n_estimators=50, min_samples_leaf=5, max_features=0.3, n_jobs=1, random_state=0
+            n_estimators=30, min_samples_leaf=5, max_features=0.3, n_jobs=1, random_state=0
         ).fit(X, y),
     }
     scores = {name: model.predict(data.X_test) for name, model in models.items()}
