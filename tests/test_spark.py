@@ -1,4 +1,4 @@
-"""sklearn_rank_metrics.spark on a local[2] SparkSession, against the in-memory evaluate and MLlib."""
+"""sklearn_rank_metrics.spark on a local[2] SparkSession: in-memory evaluate and MLlib agree."""
 
 import shutil
 import subprocess

@@ -71,9 +71,9 @@ def evaluate(
         Metric names, as in :func:`sklearn_rank_metrics.evaluate`.
     average : {"mean", None}, default="mean"
         "mean": run the job now and return ``{metric: mean}``. None: return
-        a Spark DataFrame (lazy) with the column ``qid`` and one double
-        column per metric, one row per query, null (NaN) where a query is
-        left out; it is not sorted.
+        a Spark DataFrame (lazy) with the query-id column (named as in
+        ``qid``) and one double column per metric, one row per query, NaN
+        where a query is left out; it is not sorted.
     sample_weight : str, default=None
         The column of query weights (equal on the rows of a query), or None.
     n_relevant : mapping of query id to int, default=None
