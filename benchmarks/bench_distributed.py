@@ -14,7 +14,8 @@ and reports rows/s, the shuffle's cost (full evaluation minus the evaluation
 of the same rows already partitioned by query, ``partitioned_by_query=True``
 on a persisted/cached shuffled copy) and the peak resident memory of each
 worker process (sampled with psutil every 0.1 s over this process's
-children: the Dask workers; Spark's JVM and its Python workers).
+children: the Dask workers; Spark's Python workers - the JVM's heap is
+bounded by ``--spark-driver-memory``).
 
 Usage::
 
@@ -161,7 +162,6 @@ def bench_spark(directory, cores, driver_memory):
         "seconds": seconds, "means": means, "cached_repartition_seconds": shuffle_seconds,
         "engine_only_seconds_with_check": engine_seconds,
         "peak_rss_mib_python_workers": memory.summary("pyspark"),
-        "peak_rss_mib_jvm": memory.summary("java", exclude="\0"),
     }
 
 
