@@ -146,6 +146,7 @@ def bench_spark(directory, cores, driver_memory):
             .config("spark.driver.memory", driver_memory)
             .config("spark.sql.shuffle.partitions", str(4 * cores))
             .config("spark.ui.enabled", "false")
+            .config("spark.pyspark.python", sys.executable)  # workers: this Python
             .config("spark.ui.showConsoleProgress", "false")
             .getOrCreate()
         )

@@ -9,6 +9,8 @@ options of this package that reproduce its numbers.
 Needs the spark extra and Java 17: pip install "sklearn-rank-metrics[spark]"
 """
 
+import sys
+
 import numpy as np
 import pandas as pd
 from pyspark.sql import SparkSession
@@ -33,6 +35,7 @@ def main():
         SparkSession.builder.master("local[2]")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.ui.enabled", "false")
+        .config("spark.pyspark.python", sys.executable)  # workers: this Python
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )

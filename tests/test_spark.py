@@ -30,6 +30,7 @@ from sklearn_rank_metrics.spark import evaluate  # noqa: E402
 pytestmark = [
     pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning"),
     pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning"),  # MLlib's own call
+    pytest.mark.filterwarnings("ignore:The copy keyword is deprecated"),  # pyspark on pandas 3
 ]
 
 
@@ -41,6 +42,7 @@ def spark():
         .config("spark.sql.shuffle.partitions", "3")
         .config("spark.default.parallelism", "2")
         .config("spark.ui.enabled", "false")
+        .config("spark.pyspark.python", sys.executable)  # workers: this Python
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.files.openCostInBytes", str(1 << 27))  # one partition per file
         .config("spark.driver.extraJavaOptions", "-Dlog4j.rootLogger=ERROR,console")
