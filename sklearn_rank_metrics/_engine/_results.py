@@ -386,3 +386,109 @@ class QueryResults(Mapping):
         }
         parts += [f"{_queries(count)} left out of {name}" for name, count in left_out.items() if count]
         return f"QueryResults({_queries(self.n_queries)}: {', '.join(parts)})"
+
+    # ---------------------------------------------------------- combining
+    @classmethod
+    def concat(cls, results):
+        """Combine the results of disjoint sets of queries into one.
+
+        Every mean is a weighted mean of per-query values, so the combined
+        results give exactly the values, weights, left-out queries and means
+        of one evaluation of all the queries together: this is how results
+        of partitions of a large input (files, workers) are put together.
+
+        Parameters
+        ----------
+        results : iterable of QueryResults
+            Results for the same metrics (same names, same order), on
+            disjoint query ids of one kind (all strings or all numbers).
+
+        Returns
+        -------
+        combined : QueryResults
+            The queries of all ``results``, in sorted query-id order, with
+            their weights and what was left out of each metric, and why.
+
+        Raises
+        ------
+        ValueError
+            If ``results`` is empty, their metrics differ, their query ids
+            are of different kinds, or a query id occurs in two of them.
+
+        See Also
+        --------
+        sklearn_rank_metrics.evaluate : Per-query results with ``average=None``.
+
+        References
+        ----------
+        .. [1] C. D. Manning, P. Raghavan and H. Schuetze, "Introduction to
+           Information Retrieval", Cambridge University Press, 2008, ch. 8
+           (mean of per-query values: each query counts once, whichever
+           partition holds it).
+
+        Examples
+        --------
+        >>> from sklearn_rank_metrics import QueryResults, evaluate
+        >>> first = evaluate([2, 0, 1], [0.9, 0.8, 0.1], qid=["a"] * 3,
+        ...                  metrics=["mrr"], average=None)
+        >>> second = evaluate([0, 0, 1], [0.7, 0.2, 0.3], qid=["b"] * 3,
+        ...                   metrics=["mrr"], average=None)
+        >>> both = QueryResults.concat([second, first])
+        >>> both.query_ids, both["mrr"]
+        (array(['a', 'b'], dtype='<U1'), array([1. , 0.5]))
+        >>> both.mean()
+        {'mrr': 0.75}
+        """
+        results = list(results)
+        if not results:
+            raise ValueError("QueryResults.concat needs at least one QueryResults; got none.")
+        metrics = results[0].metrics
+        for other in results[1:]:
+            if other.metrics != metrics:
+                raise ValueError(
+                    f"QueryResults.concat: all results must have the same metrics in the same "
+                    f"order; got {list(metrics)} and {list(other.metrics)}. Evaluate every "
+                    "part with the same metrics."
+                )
+        kinds = {"U" if r.query_ids.dtype.kind in "US" else r.query_ids.dtype.kind
+                 for r in results if r.n_queries}  # fmt: skip
+        if len(kinds) > 1 and not kinds <= {"i", "u"}:
+            raise ValueError(
+                "QueryResults.concat: the query ids are of different kinds "
+                f"({', '.join(str(r.query_ids.dtype) for r in results)}); give every part "
+                "query ids of one kind (all strings or all integers)."
+            )
+        query_ids = np.concatenate([r.query_ids for r in results])
+        order = np.argsort(query_ids, kind="stable")
+        query_ids = query_ids[order]
+        repeated = query_ids[1:][query_ids[1:] == query_ids[:-1]]
+        if repeated.size:
+            shown = ", ".join(repr(q) for q in np.unique(repeated)[:5].tolist())
+            raise ValueError(
+                f"QueryResults.concat: {np.unique(repeated).size} query id(s) occur in more "
+                f"than one of the results (e.g. {shown}); the results must be of disjoint "
+                "queries - evaluate all the rows of a query together."
+            )
+
+        def joined(arrays, fill):
+            if all(array is None for array in arrays):
+                return None
+            return np.concatenate(
+                [np.full(r.n_queries, fill) if a is None else a for r, a in zip(results, arrays)]
+            )[order]
+
+        query_weights = joined([r.query_weights for r in results], 1.0)
+        metric_results = {}
+        for name in metrics:
+            parts = [r._results[name] for r in results]
+            values = np.concatenate([p.values for p in parts])[order]
+            values.flags.writeable = False
+            reasons = [p.undefined_reason for p in parts if p.undefined_reason is not None]
+            metric_results[name] = _MetricResult(
+                values,
+                np.concatenate([p.skipped for p in parts])[order],
+                np.concatenate([p.undefined for p in parts])[order],
+                reasons[0] if reasons else None,
+                joined([p.pool_weights for p in parts], 1.0),
+            )
+        return cls(query_ids, metric_results, query_weights)

@@ -1,0 +1,9 @@
+"""Doctests of the optional sub-packages are collected only where their extra is installed."""
+
+import importlib.util
+
+collect_ignore_glob = [
+    f"sklearn_rank_metrics/{extra}/*"
+    for extra, module in [("dask", "dask"), ("spark", "pyspark")]
+    if importlib.util.find_spec(module) is None
+]

@@ -1,0 +1,260 @@
+"""What the Dask and Spark front ends share: options, one partition's evaluation, the means.
+
+Both front ends do the same three things and differ only in how their engine
+moves data:
+
+1. :func:`make_plan` checks the arguments on the client, before any work is
+   sent out: the columns exist, ``average`` is "mean" or None, and the
+   metric names and options are accepted by
+   :func:`~sklearn_rank_metrics.evaluate` itself (it is called once on a
+   one-document input, so the messages are its own).
+2. :func:`evaluate_partition` runs the in-memory
+   :func:`~sklearn_rank_metrics.evaluate` on one pandas partition holding
+   whole queries and returns one row per query: the query id, each metric's
+   value, its weight in the mean (:meth:`QueryResults.weights`) and whether
+   the query was skipped (``no_relevant="skip"``) or undefined. The engine
+   runs on the threads the task owns (``config_context(n_threads=...)``),
+   and its warnings are counted instead of raised on the worker.
+3. :func:`partial_sums` reduces such rows to one row of exact partial sums
+   (:func:`math.fsum`) per partition, and :func:`combine` adds the partial
+   sums of all partitions (again with :func:`math.fsum`) on the client into
+   the means, with the warnings :meth:`QueryResults.mean` would give, counted
+   over all partitions. ``fsum`` is correctly rounded whatever the order of
+   its terms, so the means do not depend on how the queries are partitioned
+   and agree with the in-memory means to a few units in the last place; only
+   one small row per partition reaches the client, never a row of the input.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning
+
+from ._engine._warnings import warn_caller
+from .metrics import evaluate
+
+WEIGHT, SKIPPED, UNDEFINED = "weight", "skipped", "undefined"
+# Columns of the partial sums, per metric: sum of value * weight, sum of weights,
+# queries, queries skipped, queries undefined.
+_SUMS = ("weighted_sum", "weight_sum")
+_COUNTS = ("queries", SKIPPED, UNDEFINED)
+N_RELEVANT_FOUND = "n_relevant_found"
+
+
+def require(extra, modules):
+    """Import ``modules`` (names), or raise an ImportError naming the extra that installs them."""
+    import importlib
+
+    try:
+        return [importlib.import_module(name) for name in modules]
+    except ImportError as error:
+        raise ImportError(
+            f"sklearn_rank_metrics.{extra} needs {', '.join(modules)} ({error}); install them "
+            f'with: pip install "sklearn-rank-metrics[{extra}]"'
+        ) from error
+
+
+def column(kind, metric):
+    """Name of the ``kind`` column (weight, skipped, undefined, a partial sum) of ``metric``."""
+    return f"{kind}[{metric}]"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The checked arguments of one distributed evaluation (sent to the workers)."""
+
+    label: str
+    score: str
+    qid: str
+    sample_weight: str | None
+    metrics: tuple
+    n_relevant: dict | None
+    options: dict
+
+    @property
+    def columns(self):
+        """The input columns the evaluation reads."""
+        weight = [] if self.sample_weight is None else [self.sample_weight]
+        return [self.qid, self.label, self.score, *weight]
+
+
+def make_plan(columns, *, label, score, qid, metrics, average, sample_weight, n_relevant, options):
+    """Check the arguments of a distributed ``evaluate`` against the frame's ``columns``."""
+    if average not in ("mean", None):
+        raise ValueError(
+            f"average must be 'mean' or None, got {average!r}: 'mean' for the means, None "
+            "for a frame of per-query values."
+        )
+    for argument, name in [("label", label), ("score", score), ("qid", qid),
+                           ("sample_weight", sample_weight)]:  # fmt: skip
+        if name is not None and name not in columns:
+            raise ValueError(
+                f"{argument}={name!r} is not a column of the DataFrame (columns: "
+                f"{list(columns)}); pass the name of the column that holds it."
+            )
+    if n_relevant is not None:
+        try:
+            n_relevant = dict(n_relevant)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "n_relevant must be a mapping of query id to number of relevant documents, "
+                f"e.g. {{'q1': 5}}; got {type(n_relevant).__name__}."
+            ) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        # The engine's own checks of names and options, on one document.
+        metrics = evaluate([1], [0.0], qid=[0], metrics=metrics, average=None, **options).metrics
+    return Plan(label, score, qid, sample_weight, metrics, n_relevant, dict(options))
+
+
+def evaluate_partition(frame, plan, n_threads):
+    """Evaluate one pandas partition of whole queries: one row per query.
+
+    Columns: the query id (``plan.qid``, the input's dtype), then per metric
+    its value (named as the metric), ``weight[metric]``, ``skipped[metric]``
+    and ``undefined[metric]``; plus ``n_relevant_found``, the number of
+    ``n_relevant`` keys that are queries of this partition (on the first
+    row only; 0 elsewhere).
+    """
+    import pandas as pd
+
+    from . import config_context
+
+    ids = frame[plan.qid]
+    if len(frame) == 0:
+        return _frame(pd, ids.iloc[:0], plan, None, 0)
+    qid = ids.to_numpy()
+    n_relevant = None
+    if plan.n_relevant is not None:
+        present = set(pd.unique(qid).tolist())
+        n_relevant = {key: value for key, value in plan.n_relevant.items() if key in present}
+    weights = None if plan.sample_weight is None else frame[plan.sample_weight].to_numpy()
+    with config_context(n_threads=n_threads), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # counted by combine
+        results = evaluate(
+            frame[plan.label].to_numpy(), frame[plan.score].to_numpy(), qid=qid,
+            metrics=list(plan.metrics), sample_weight=weights, n_relevant=n_relevant or None,
+            average=None, **plan.options,
+        )  # fmt: skip
+    query_ids = pd.Series(results.query_ids, dtype=ids.dtype)
+    return _frame(pd, query_ids, plan, results, len(n_relevant or ()))
+
+
+def _frame(pd, query_ids, plan, results, n_relevant_found):
+    n = len(query_ids)
+    data = {plan.qid: query_ids.reset_index(drop=True)}
+    for name in plan.metrics:
+        if results is None:
+            data[name] = np.zeros(0)
+            data[column(WEIGHT, name)] = np.zeros(0)
+            data[column(SKIPPED, name)] = np.zeros(0, dtype=bool)
+            data[column(UNDEFINED, name)] = np.zeros(0, dtype=bool)
+        else:
+            data[name] = np.array(results[name])
+            data[column(WEIGHT, name)] = results.weights(name)
+            data[column(SKIPPED, name)] = results.skipped(name)
+            data[column(UNDEFINED, name)] = results.undefined(name)[0]
+    found = np.zeros(n, dtype=np.int64)
+    found[:1] = n_relevant_found
+    data[N_RELEVANT_FOUND] = found
+    return pd.DataFrame(data)
+
+
+def partial_sums(frames, plan):
+    """Reduce per-query rows (a pandas frame or an iterator of them) to one row of partial sums."""
+    import pandas as pd
+
+    if isinstance(frames, pd.DataFrame):
+        frames = [frames]
+    frames = list(frames)
+    frame = pd.concat(frames, ignore_index=True) if len(frames) != 1 else frames[0]
+    row = {}
+    for name in plan.metrics:
+        weights = frame[column(WEIGHT, name)].to_numpy(dtype=np.float64)
+        valid = weights > 0
+        values = frame[name].to_numpy(dtype=np.float64)[valid]
+        row[column("weighted_sum", name)] = [math.fsum(values * weights[valid])]
+        row[column("weight_sum", name)] = [math.fsum(weights[valid])]
+        row[column("queries", name)] = [len(frame)]
+        row[column(SKIPPED, name)] = [int(frame[column(SKIPPED, name)].sum())]
+        row[column(UNDEFINED, name)] = [int(frame[column(UNDEFINED, name)].sum())]
+    row[N_RELEVANT_FOUND] = [int(frame[N_RELEVANT_FOUND].sum())]
+    return pd.DataFrame(row)
+
+
+def partial_sums_schema(plan):
+    """The columns of :func:`partial_sums` and their kinds ("float" or "int"), in order."""
+    kinds = [(column(kind, name), "float" if kind in _SUMS else "int")
+             for name in plan.metrics for kind in _SUMS + _COUNTS]  # fmt: skip
+    return [*kinds, (N_RELEVANT_FOUND, "int")]
+
+
+def per_query_schema(plan):
+    """The columns after the query id in :func:`evaluate_partition`, with kinds."""
+    kinds = []
+    for name in plan.metrics:
+        kinds += [(name, "float"), (column(WEIGHT, name), "float"),
+                  (column(SKIPPED, name), "bool"), (column(UNDEFINED, name), "bool")]  # fmt: skip
+    return [*kinds, (N_RELEVANT_FOUND, "int")]
+
+
+def combine(partials, plan):
+    """The means ``{metric: mean}`` from the partial sums of every partition (a pandas frame).
+
+    Warns as :meth:`QueryResults.mean` and ``evaluate`` do, with counts over
+    all partitions; raises if an ``n_relevant`` key is no query of the input.
+    """
+    if plan.n_relevant is not None:
+        found = int(partials[N_RELEVANT_FOUND].sum())
+        if found < len(plan.n_relevant):
+            raise ValueError(
+                f"n_relevant has {len(plan.n_relevant) - found} key(s) that are no query id of "
+                "the input (same type and value needed); remove them or correct them."
+            )
+    means = {}
+    for name in plan.metrics:
+        n_queries = int(partials[column("queries", name)].sum())
+        skipped = int(partials[column(SKIPPED, name)].sum())
+        undefined = int(partials[column(UNDEFINED, name)].sum())
+        if skipped:
+            warn_caller(
+                f"{name}: {skipped} of {n_queries} queries have no relevant document and were "
+                "left out (no_relevant='skip'); their per-query value is NaN.",
+                UndefinedMetricWarning,
+            )
+        if undefined:
+            warn_caller(
+                f"{name}: {undefined} of {n_queries} queries are undefined and were left out "
+                "of the mean; their per-query value is NaN.",
+                UndefinedMetricWarning,
+            )
+        weight_sum = math.fsum(partials[column("weight_sum", name)].to_numpy(dtype=np.float64))
+        if not weight_sum > 0:
+            warn_caller(
+                f"{name} is undefined: no query has a defined value with a positive weight; "
+                "returning NaN.",
+                UndefinedMetricWarning,
+            )
+            means[name] = float("nan")
+            continue
+        total = math.fsum(partials[column("weighted_sum", name)].to_numpy(dtype=np.float64))
+        means[name] = total / weight_sum
+    return means
+
+
+def task_threads(extra):
+    """Threads the engine may use in the current task: the CPUs of one task slot.
+
+    Dask (``extra="dask"``): 1. A Dask worker runs as many tasks at once as
+    it has threads, and Dask sizes workers so that threads x workers = cores
+    (its nanny also sets ``OMP_NUM_THREADS=1``), so each task owns one core.
+    Spark: the CPUs of a task, ``spark.task.cpus`` (1 by default).
+    """
+    if extra == "spark":
+        from pyspark import TaskContext
+
+        context = TaskContext.get()
+        return max(1, int(context.cpus())) if context is not None else 1
+    return 1
