@@ -130,9 +130,9 @@ NOT_ARRAYS = [
     "argument, values, match",
     [
         (argument, values, match)
-        for argument in ("y_true", "qid", "sample_weight")
+        for argument in ("y_true", "y_score", "qid", "sample_weight")
         for values, match in NOT_ARRAYS
-        if values is not None or argument == "y_true"  # None: one query, equal weights
+        if values is not None or argument in ("y_true", "y_score")  # None: one query, equal weights
     ],
     ids=lambda value: repr(value)[:20],
 )

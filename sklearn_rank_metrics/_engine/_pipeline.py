@@ -46,11 +46,17 @@ class Request:
 
 
 def _size(values):
-    """About how many values an array-like holds, to decide on threads before validating it."""
+    """About how many values an array-like holds, to decide on threads before validating it.
+
+    0 for what is not an array-like (None, a scalar, a generator): validation says what is wrong.
+    """
     size = getattr(values, "size", None)
     if isinstance(size, int):
         return size
-    first = values[0] if len(values) else None
+    try:
+        first = values[0] if len(values) else None
+    except (TypeError, KeyError, IndexError):
+        return 0
     return len(values) * (len(first) if hasattr(first, "__len__") else 1)  # nested lists: 2-D
 
 
