@@ -71,3 +71,11 @@ def assert_same_means(means, reference):
     for name in reference.metrics:
         expected = reference.mean(name)
         assert abs(means[name] - expected) <= 1e-12 * abs(expected), (name, means[name], expected)
+
+
+def assert_skips_counted_over_partitions(record, reference, name="map"):
+    """The warning counts the queries left out of ``name`` over all partitions, as in memory."""
+    skipped = int(reference.skipped(name).sum())
+    assert skipped >= 5
+    message = f"{name}: {skipped} of {reference.n_queries} queries"
+    assert any(message in str(w.message) for w in record)

@@ -315,7 +315,7 @@ class ComparisonResults:
         """
         header, rows = self._text_rows()
         lines = [f"| {' | '.join(row)} |" for row in [header, ["---"] * len(header), *rows]]
-        return "\n".join([self._caption(), "", lines[0], *lines[1:]])
+        return "\n".join([self._caption(), "", *lines])
 
     def to_latex(self):
         """The table as a LaTeX ``table`` (booktabs rules), with its caption.
