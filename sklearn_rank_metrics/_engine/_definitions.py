@@ -65,6 +65,11 @@ class Computation:
         """The computed values of the quantities ``needs`` names, in its order."""
         return [evaluation.value(quantity) for quantity in self.needs(evaluation, request)]
 
+    @staticmethod
+    def level(evaluation, request):
+        """The relevance level of this request: its own, or the call's ``relevance_level``."""
+        return evaluation.relevance_level if request.level is None else float(request.level)
+
 
 def _ratio(numerator, denominator):
     """``numerator / denominator``, 0 where the denominator is 0."""
@@ -125,12 +130,12 @@ class Binary(Computation):
     combine: Callable
 
     def needs(self, evaluation, request):
-        level = evaluation.relevance_level
+        level = self.level(evaluation, request)
         return self.ranked(request.k, level), RelevantInList(level)
 
     def finalize(self, evaluation, request):
         value, _ = self.values(evaluation, request)
-        total = evaluation.total_relevant(evaluation.relevance_level)
+        total = evaluation.total_relevant(self.level(evaluation, request))
         cutoffs = evaluation.cutoffs(request.k)
         combined = self.combine(value, total, cutoffs, evaluation.rq.query_sizes)
         values, pool_weights = combined if isinstance(combined, tuple) else (combined, None)

@@ -38,11 +38,23 @@ def chunk_rows(n_documents, n_threads):
 
 @dataclass(frozen=True)
 class Request:
-    """One metric to compute: the name its results carry, its definition, its cutoff."""
+    """One metric to compute: the name its results carry, its definition, its cutoff.
+
+    ``level`` is the relevance level this measure alone uses (``P(rel=2)@5``,
+    trec_eval's ``-l``), None for the call's ``relevance_level``. ``options``
+    holds the measure's own parameters as sorted ``(name, value)`` pairs
+    (RBP's persistence, ERR's maximum grade, ...), hashable like the rest.
+    """
 
     name: str
     definition: MetricDefinition
     k: int | None = None
+    level: float | None = None
+    options: tuple = ()
+
+    def option(self, name, default=None):
+        """The value of the measure parameter ``name``, or ``default``."""
+        return dict(self.options).get(name, default)
 
 
 def _size(values):
