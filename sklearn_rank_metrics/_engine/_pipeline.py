@@ -148,7 +148,7 @@ def evaluate_requests(
         query_ids = query_ids[order]
         query_weights = None if query_weights is None else query_weights[order]
     metric_results = {
-        request.name: finish(request.name, values, no_relevant, order)
+        request.name: finish(request.name, values, no_relevant, order, request.definition.aggregate)
         for request, values in zip(requests, per_query)
     }
     return QueryResults(query_ids, metric_results, query_weights)
