@@ -40,6 +40,8 @@ TREC_METRICS = (
     "gm_bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult", "set_map", "bing",
     "utility", "err", "rbp", "rbp_resid", "judged", "unjudged",
 )  # fmt: skip
+SUMMED = ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
+GEOMETRIC = ("gm_map", "gm_bpref")  # exp(mean(log(max(v, 1e-5)))), as trec_eval
 NO_CONVENTION = (
     "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
     "rbp_resid", "judged", "unjudged",
@@ -521,8 +523,8 @@ def reference(
 ):
     """Brute-force value of ``metric`` on the whole input, as the package returns it.
 
-    ``options``: the measure's parameters (``recall``, ``multiplier``). The
-    mean is arithmetic whatever the metric's own aggregate.
+    ``options``: the measure's parameters (``recall``, ``multiplier``).
+    Counts are summed and ``gm_*`` averaged geometrically, as trec_eval does.
     """
     values, weights = [], []
     for q, labels, scores, w in group_queries(y_true, y_score, qid, sample_weight):
@@ -548,9 +550,13 @@ def reference(
     num = den = 0.0
     for v, w in zip(values, weights):
         if not math.isnan(v) and w > 0:
-            num += w * v
+            num += w * (math.log(max(v, 1e-5)) if metric in GEOMETRIC else v)
             den += w
-    return math.nan if den == 0 else num / den
+    if den == 0:
+        return math.nan
+    if metric in SUMMED:
+        return num
+    return math.exp(num / den) if metric in GEOMETRIC else num / den
 
 
 # --------------------------------------------------------- random inputs

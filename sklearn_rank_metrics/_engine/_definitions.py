@@ -49,6 +49,8 @@ FAMILY_OPTIONS = {
     "graded": ("gain", "ties", "no_relevant"),
     "binary": ("relevance_level", "n_relevant", "ties", "no_relevant"),
     "pairs": ("ties",),
+    # Counts and shares defined for every query (num_rel, judged@k, utility): no no_relevant.
+    "counts": ("relevance_level", "n_relevant", "ties"),
 }
 
 
@@ -424,7 +426,7 @@ class MetricDefinition:
     ----------
     name : str
         Name in :func:`evaluate` and the scorers, e.g. ``"ndcg"``.
-    family : {"graded", "binary", "pairs"}
+    family : {"graded", "binary", "pairs", "counts"}
         What the value depends on; decides the options it takes.
     computation : Computation
         The quantities it needs and how it combines them.
@@ -606,7 +608,7 @@ _DEFINITIONS = (
     # ------------------------------------------------ trec_eval's measures
     MetricDefinition(
         "num_q",
-        "binary",
+        "counts",
         Count("queries"),
         takes_cutoff=False,
         bounded=False,
@@ -617,7 +619,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "num_ret",
-        "binary",
+        "counts",
         Count("retrieved"),
         takes_cutoff=False,
         bounded=False,
@@ -628,7 +630,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "num_rel",
-        "binary",
+        "counts",
         Count("relevant"),
         takes_cutoff=False,
         bounded=False,
@@ -639,7 +641,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "num_rel_ret",
-        "binary",
+        "counts",
         Count(_relevant_retrieved),
         takes_cutoff=False,
         bounded=False,
@@ -650,7 +652,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "num_nonrel_judged_ret",
-        "binary",
+        "counts",
         Count(_judged_nonrelevant_retrieved),
         takes_cutoff=False,
         bounded=False,
@@ -747,7 +749,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "utility",
-        "binary",
+        "counts",
         Utility(),
         takes_cutoff=False,
         bounded=False,
@@ -774,7 +776,7 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "rbp_resid",
-        "binary",
+        "counts",
         RankBiased(residual=True),
         takes_cutoff=False,
         formula="`p^n + (1 - p) sum_{unjudged i} p^(i - 1)` where the list of `n` has an "
@@ -783,14 +785,14 @@ _DEFINITIONS = (
     ),
     MetricDefinition(
         "judged",
-        "binary",
+        "counts",
         Binary(_judged, _over_list, about_relevant=False),
         formula="judged documents (label >= 0) in the top `k` over `min(k, n)`",
         matches="ir_measures `Judged@k` (a negative judgment counts as unjudged here)",
     ),
     MetricDefinition(
         "unjudged",
-        "binary",
+        "counts",
         Binary(_unjudged, _over_cutoff, about_relevant=False),
         aliases=("unj",),
         formula="unjudged documents (label < 0) in the top `k`, over `k`",
