@@ -512,8 +512,7 @@ class CascadeGain(Quantity):
             raise ValueError(
                 f"ERR: a label of {grade.max():g} is above max_grade={self.max_grade:g}, where "
                 "the stopping probability (2**label - 1) / 2**max_grade would exceed 1; set "
-                "max_grade to the largest grade of the labels, e.g. 'err(max_grade="
-                f"{int(np.ceil(grade.max()))})@10'."
+                f"ERR's parameter max_grade to the largest grade, {grade.max():g}, or more."
             )
         stop = (np.exp2(grade) - 1.0) / np.exp2(self.max_grade)
         lengths = np.diff(np.append(ranking.starts, grade.shape[0]))
