@@ -405,6 +405,11 @@ def _judged_nonrelevant(level):
     return (CountInList(0.0, level),)
 
 
+def _tied(what):
+    """The documentation's tie note of a measure without a closed form under ties."""
+    return f"all; `average` only where no tie block mixes {what} (else an error)"
+
+
 def _relevant_retrieved(level):
     return Hits(None, level)
 
@@ -452,8 +457,9 @@ class MetricDefinition:
     integer : bool
         Whether the value is a count (printed as an integer).
     ties : str
-        The tie modes that are exact: "all", or a sentence saying when
-        ``ties="average"`` is.
+        The tie modes that are exact, for the documentation: "all", or a
+        sentence saying when ``ties="average"`` is (the measures that have no
+        closed form for their expectation over tied orderings).
     """
 
     name: str
@@ -679,7 +685,7 @@ _DEFINITIONS = (
         "non-relevant documents above `r` (the term is 1 where `n_r = 0`), N all judged "
         "non-relevant ones; unjudged documents skipped",
         matches="trec_eval `bpref`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes relevant and judged non-relevant documents",
+        ties=_tied("relevant and judged non-relevant documents"),
     ),
     MetricDefinition(
         "gm_bpref",
@@ -689,7 +695,7 @@ _DEFINITIONS = (
         aggregate="geometric",
         formula="bpref per query; mean `exp(mean(log(max(bpref, 1e-5))))`",
         matches="trec_eval `gm_bpref`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes relevant and judged non-relevant documents",
+        ties=_tied("relevant and judged non-relevant documents"),
     ),
     MetricDefinition(
         "infap",
@@ -700,17 +706,17 @@ _DEFINITIONS = (
         "`1/(j+1) + j/(j+1) (r+n+u)/j (r+eps)/(r+n+2eps)`), `r, n, u` the relevant, judged "
         "non-relevant and pooled unjudged (label -2) documents above, `eps = 1e-5`",
         matches="trec_eval `infAP`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes a relevant document with any other",
+        ties=_tied("a relevant document with any other"),
     ),
     MetricDefinition(
         "iprec_at_recall",
         "binary",
         Interpolated(eleven=False),
         takes_cutoff=False,
-        formula="highest precision at or below the `round(recall R)`-th relevant document "
+        formula="highest precision at the rank of the `round(recall R)`-th relevant document or below "
         "(option `recall` in [0, 1]); 0 where the run holds fewer relevant documents",
         matches="trec_eval 10 `iprec_at_recall`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes relevant and non-relevant documents",
+        ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(
         "iprec_11pt_avg",
@@ -720,7 +726,7 @@ _DEFINITIONS = (
         aliases=("eleven_point_average",),
         formula="mean of iprec_at_recall at recall 0, 0.1, ..., 1",
         matches="trec_eval 10 `11pt_avg`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes relevant and non-relevant documents",
+        ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(
         "rprec_mult",
@@ -745,7 +751,7 @@ _DEFINITIONS = (
         takes_cutoff=False,
         formula="`(1 / R) sum_{relevant r} 1 / log2(2 + non-relevant documents above r)`",
         matches="trec_eval `binG`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes relevant and non-relevant documents",
+        ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(
         "utility",
@@ -765,7 +771,7 @@ _DEFINITIONS = (
         formula="`sum_{r <= k} (1/r) R_r prod_{i<r} (1 - R_i)`, "
         "`R = (2^label - 1) / 2^max_grade` (option `max_grade`, default 4)",
         matches="gdeval / ir_measures `ERR@k`",
-        ties="exact under every tie mode but 'average', and under 'average' where no tie block mixes different grades",
+        ties=_tied("different grades"),
     ),
     MetricDefinition(
         "rbp",

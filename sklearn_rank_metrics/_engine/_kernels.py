@@ -258,7 +258,7 @@ class Counted(Quantity):
 
 @dataclass(frozen=True)
 class GeometricGain(Quantity):
-    """Expected ``sum_{i <= k} 1[label_i in [low, high)] p**(i - 1)`` (RBP's sum, ``p`` the persistence).
+    """Expected ``sum_{i <= k} 1[label_i in [low, high)] p**(i - 1)``, RBP's sum (persistence p).
 
     Linear in the documents: a tie block after ``s`` documents with ``t`` of
     its ``m`` positions inside the cutoff weighs each of its documents
@@ -324,7 +324,10 @@ class RelevantInList(OrderFree):
 
 @dataclass(frozen=True)
 class CountInList(OrderFree):
-    """Documents of each query whose label lies in ``[low, high)`` (judged non-relevant: ``[0, level)``)."""
+    """Documents of each query whose label lies in ``[low, high)``.
+
+    Judged non-relevant documents: ``[0, level)``.
+    """
 
     low: float
     high: float
@@ -469,7 +472,7 @@ def _relevant_classes(threshold):
 
 
 def _preference_classes(threshold):
-    """Relevant documents matter; they differ from judged non-relevant ones (bpref skips the rest)."""
+    """Relevant documents matter; they differ from judged non-relevant ones (bpref skips others)."""
 
     def classes(labels):
         relevant = labels >= threshold
@@ -491,7 +494,7 @@ def _judgment_classes(threshold):
 
 @dataclass(frozen=True)
 class CascadeGain(Quantity):
-    """ERR@k: ``sum_{r <= k} (1 / r) R_r prod_{i < r} (1 - R_i)``, ``R = (2**g - 1) / 2**max_grade``.
+    """ERR@k: ``sum_{r <= k} (1/r) R_r prod_{i < r} (1 - R_i)``, ``R = (2**g - 1) / 2**max_grade``.
 
     ``g`` is the label (0 for a negative one); a label above ``max_grade``
     raises a ValueError. Under ties: exact where no tie block inside the
@@ -719,7 +722,7 @@ def relevant_ranked_before(head, relevant, starts, cutoffs):
 
 # ------------------------------------------------------------- tie blocks
 def segment_scan(values, lengths, operation):
-    """Inclusive scans of ``operation`` (a ufunc: add, multiply, maximum) restarting at every segment.
+    """Inclusive scans of ``operation`` (add, multiply, maximum) restarting at every segment.
 
     A doubling scan (``x[i] = op(x[i - d], x[i])`` inside the segment, d = 1,
     2, 4, ...): every result depends only on its own segment, bit for bit,
