@@ -7,17 +7,17 @@ from .._engine._pipeline import Request, evaluate_requests
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
 
-def _requests(metrics):
-    """One :class:`Request` per metric name, in the order given."""
+def requests_for(metrics, owner="evaluate"):
+    """One :class:`Request` per metric name, in the order given (``owner`` names the caller)."""
     if isinstance(metrics, str):
         metrics = [metrics]
     metrics = list(metrics)
     if not metrics:
-        raise ValueError("evaluate: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
+        raise ValueError(f"{owner}: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
     repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
     if repeated:
         raise ValueError(
-            f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once."
+            f"{owner}: metrics names {', '.join(map(repr, repeated))} more than once."
         )
     return [Request(name, *resolve_metric(name)) for name in metrics]
 
@@ -142,7 +142,7 @@ def evaluate(
         average=average,
     )
     results = evaluate_requests(
-        _requests(metrics),
+        requests_for(metrics),
         y_true,
         y_score,
         qid=qid,
