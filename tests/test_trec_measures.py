@@ -20,6 +20,7 @@ from _reference import iprec_of, query_value, trec_v9_cut
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 from sklearn_rank_metrics._engine._results import QueryResults
+from sklearn_rank_metrics.trec import evaluate_run
 
 MULTIPLIERS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 
@@ -316,3 +317,81 @@ def test_definitions_declare_their_aggregate_and_counts():
         assert definition.aggregate in ("mean", "sum", "geometric"), name
         assert definition.integer == name.startswith("num_"), name
         assert (definition.aggregate == "sum") == definition.integer, name
+
+
+# -------------------------------------------------- runs against their qrels
+RUN_MEASURES = {
+    "num_q": "num_q", "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret",
+    "num_nonrel_judged_ret": "num_nonrel_judged_ret", "gm_map": "gm_map", "bpref": "bpref",
+    "gm_bpref": "gm_bpref", "infap": "infAP", "set_map": "set_map", "bing": "binG",
+    "utility": "utility", "rprec_mult": "Rprec_mult_1.00", "map": "map", "r_precision": "Rprec",
+}  # fmt: skip
+
+
+def random_qrels_and_run(seed, n_queries=8):
+    """Judged documents the run misses, unjudged ones it retrieves, negative judgments."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(n_queries):
+        n_judged = int(rng.integers(1, 25))
+        grades = rng.choice([-1, 0, 0, 0, 1, 2, 3], n_judged)
+        qrels += [(f"q{q}", f"d{q}-{i}", int(g)) for i, g in enumerate(grades)]
+        if q == 0:
+            continue  # a judged query the run misses
+        retrieved = [f"d{q}-{i}" for i in range(n_judged) if rng.random() < 0.7]
+        retrieved += [f"u{q}-{i}" for i in range(int(rng.integers(0, 8)))]
+        scores = rng.permutation(len(retrieved)) + rng.random() / 2
+        run += [(f"q{q}", doc, float(s)) for doc, s in zip(retrieved, scores)]
+    run.append(("q-unjudged", "x", 1.0))  # a query without judgments: left out
+    qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    return qrels, run
+
+
+@pytest.mark.parametrize("level", [1, 2])
+@pytest.mark.parametrize("missing_queries", ["ignore", "zero"])
+@pytest.mark.parametrize("seed", range(6))
+def test_runs_with_unjudged_and_unretrieved_documents_match_trec_eval(seed, missing_queries, level):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = random_qrels_and_run(seed)
+    judged = {}
+    for q, doc, grade in qrels.itertuples(index=False):
+        judged.setdefault(q, {})[doc] = grade
+    ranked = {}
+    for q, doc, score in run.itertuples(index=False):
+        ranked.setdefault(q, {})[doc] = score
+    if missing_queries == "zero":
+        ranked.update({q: {} for q in judged if q not in ranked})
+    expected = pytrec_eval.RelevanceEvaluator(judged, set(RUN_MEASURES.values()),
+                                              relevance_level=level).evaluate(ranked)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = evaluate_run(qrels, run, metrics=list(RUN_MEASURES), ties="trec_eval",
+                                   missing_queries=missing_queries, relevance_level=level,
+                                   average=None)  # fmt: skip
+    assert sorted(results.query_ids) == sorted(expected)
+    for name, key in RUN_MEASURES.items():
+        for q, value in zip(results.query_ids, results[name]):
+            if name in LOGGED:
+                value = math.log(max(value, 1e-5))
+            assert value == pytest.approx(expected[q][key], rel=1e-12, abs=1e-12), (key, q)
+
+
+def test_judged_unjudged_and_rbp_residual_of_a_run():
+    pd = pytest.importorskip("pandas")
+    qrels = pd.DataFrame({"query_id": ["a"] * 4, "doc_id": ["d1", "d2", "d3", "d4"],
+                          "relevance": [1, 0, -1, 2]})  # fmt: skip
+    run = pd.DataFrame({"query_id": ["a"] * 5, "doc_id": ["d1", "x", "d3", "d2", "y"],
+                        "score": [5.0, 4.0, 3.0, 2.0, 1.0]})  # fmt: skip
+    # labels in rank order: 1, -1 (not judged), -2 (judged negative), 0, -1
+    got = evaluate_run(qrels, run, metrics=["judged@2", "judged@4", "unjudged@10", "rbp",
+                                                "rbp_resid", "bpref", "infap", "err@5"])  # fmt: skip
+    p = 0.9
+    assert got["judged@2"] == 0.5 and got["judged@4"] == 0.5 and got["unjudged@10"] == 0.3
+    assert got["rbp"] == pytest.approx(0.1)
+    assert got["rbp_resid"] == pytest.approx(p**5 + (1 - p) * (p + p**2 + p**4))
+    # bpref: d1 relevant with no judged non-relevant above; d4 (relevant) not retrieved
+    assert got["bpref"] == 0.5
+    assert got["infap"] == 0.5
+    assert got["err@5"] == pytest.approx(1 / 16)
