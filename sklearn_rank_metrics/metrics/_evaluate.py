@@ -59,7 +59,13 @@ def evaluate(
         precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
         r_precision, rc, kendall; aliases: ap, rr, recip_rank, p, f1_score,
         r_cap, hr, hit_rate_query, rprec, r-precision, rank_correlation,
-        kendall_tau. r_precision, rc and kendall take no ``@k``.
+        kendall_tau. r_precision, rc and kendall take no ``@k``. Also the
+        IR measures without a function of their own (``docs/metrics.md``):
+        err, rbp, judged, unjudged (``@k``), gm_map, and whole-list
+        measures num_q, num_ret, num_rel, num_rel_ret,
+        num_nonrel_judged_ret, bpref, gm_bpref, infap, iprec_11pt_avg,
+        rprec_mult, set_map, bing, utility, rbp_resid; counts are summed
+        over queries and gm_map, gm_bpref averaged geometrically.
     qid : array-like of shape (n_documents,), default=None
         Query id of every document (ints or strings, rows in any order).
         Only with 1-D input; None means all documents form one query.
