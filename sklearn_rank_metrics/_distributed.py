@@ -180,9 +180,7 @@ def partial_sums(frames, plan):
         values = frame[name].to_numpy(dtype=np.float64)[valid]
         if plan.aggregates[name] == "geometric":
             values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
-        # Counts are summed as they are (QueryResults.mean): query weights do not scale them.
-        scale = 1.0 if plan.aggregates[name] == "sum" else weights[valid]
-        row[column("weighted_sum", name)] = [math.fsum(values * scale)]
+        row[column("weighted_sum", name)] = [math.fsum(values * weights[valid])]
         row[column("weight_sum", name)] = [math.fsum(weights[valid])]
         row[column("queries", name)] = [len(frame)]
         row[column(SKIPPED, name)] = [int(frame[column(SKIPPED, name)].sum())]

@@ -156,6 +156,7 @@ def test_label_scaling(data, call, factor):
     labels, scores, qid = data
     metric, kwargs = call
     assume(metric not in UNBOUNDED and kwargs.get("gain") != "exponential")
+    assume(metric != "err")  # its stopping probabilities are exponential in the grade
     scaled_kwargs = dict(kwargs)
     if "relevance_level" in kwargs:
         scaled_kwargs["relevance_level"] = kwargs["relevance_level"] * factor
@@ -193,8 +194,9 @@ def test_ties_optimistic_ge_average_ge_pessimistic(data, call):
         ties: per_query(metric, labels, scores, qid, **dict(kwargs, ties=ties)) for ties in modes
     }
     if metric in SCANNED:
-        assert (values["optimistic"] >= values["first"] - 1e-12).all()
-        assert (values["first"] >= values["pessimistic"] - 1e-12).all()
+        ok = ~np.isnan(values["first"])
+        assert (values["optimistic"][ok] >= values["first"][ok] - 1e-12).all()
+        assert (values["first"][ok] >= values["pessimistic"][ok] - 1e-12).all()
     elif metric == "kendall":
         # tau-b has its own tie correction: ``ties`` does not apply
         for ties in TIES:
@@ -228,6 +230,7 @@ def test_first_is_the_order_of_tie_free_scores_broken_by_row(data, call):
     """``ties="first"`` equals any mode on scores whose ties are broken by row, earlier higher."""
     labels, scores, qid = data
     metric, kwargs = call
+    assume(metric != "kendall")  # tau-b counts tied scores as ties whatever ``ties`` says
     order = np.lexsort((np.arange(len(scores)), -np.asarray(scores, dtype=float)))
     distinct = np.empty(len(scores))
     distinct[order] = -np.arange(len(scores), dtype=float)  # rank 1 gets the highest score
@@ -248,7 +251,11 @@ def test_first_averaged_over_every_row_order_is_average(data, call):
     first = per_query(
         metric, np.asarray(labels)[rows], np.asarray(scores)[rows], qid, **dict(kwargs, ties="first")
     )
-    average = per_query(metric, labels, scores, [0] * len(labels), **dict(kwargs, ties="average"))
+    try:
+        average = per_query(metric, labels, scores, [0] * len(labels), **dict(kwargs, ties="average"))
+    except ValueError as error:  # no closed form for these ties: the error is the answer
+        assert metric in SCANNED and "ties='first'" in str(error), error
+        assume(False)
     assert np.atleast_1d(np.mean(first)) == approx(average)
 
 
@@ -371,6 +378,7 @@ def test_mean_is_nanmean_of_per_query_values(data, call):
 def test_all_equal_weights_equal_unweighted(data, call):
     labels, scores, qid = data
     metric, kwargs = call
+    assume(aggregate_of(metric) != "sum")  # a count is summed: weight 2.5 counts 2.5 times
     func = function_of(metric)
     assert quiet(func, labels, scores, qid=qid, sample_weight=[2.5] * len(labels), **kwargs) == approx(
         quiet(func, labels, scores, qid=qid, **kwargs)

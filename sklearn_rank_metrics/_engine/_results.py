@@ -312,7 +312,7 @@ class QueryResults(Mapping):
         average is NaN, with a warning. Each metric is averaged as its
         definition says: the (weighted) arithmetic mean; the sum for counts
         (``num_rel``, ``num_q``, ... as trec_eval's summary line sums them;
-        query weights do not scale a count); or the (weighted) geometric
+        a query of weight 2 counts twice); or the (weighted) geometric
         mean for ``gm_map`` and ``gm_bpref``, ``exp(mean(log(max(v, 1e-5))))``
         as trec_eval computes it.
 
@@ -349,7 +349,7 @@ class QueryResults(Mapping):
             values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
         with np.errstate(over="ignore", invalid="ignore"):
             if aggregate == "sum":
-                mean = float(np.sum(values))
+                mean = float(np.sum(values * weights))
             elif self.query_weights is None and self._results[name].pool_weights is None:
                 mean = float(np.mean(values))
             else:
