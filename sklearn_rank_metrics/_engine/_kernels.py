@@ -438,8 +438,8 @@ def ranking_of(work, k, measure, classes):
     another of a different class raises a ValueError under ``ties="average"``.
     """
     chunk = work.chunk
-    labels = chunk.label_values[chunk.ranked_codes]
     if not chunk.blocks_are_rows:
+        labels = work.shared(("ranked_labels",), lambda: chunk.label_values[chunk.ranked_codes])
         value, matters = classes(labels)
         ptr = chunk.score_tie_ptr
         block_start = ptr[:-1]
@@ -456,8 +456,16 @@ def ranking_of(work, k, measure, classes):
                 f"it tells apart (e.g. in query {first.item()!r}), so ties='average' cannot be "
                 f"exact. Use {TIE_FIXES}, or break the ties in the scores."
             )
+    key = None if k is None or k >= chunk.query_sizes.max() else k
+    return work.shared(("ranking", key), lambda: _cut_ranking(work, key))
+
+
+def _cut_ranking(work, k):
+    """The chunk's documents in ranked order, the top ``k`` of each query (None: all)."""
+    chunk = work.chunk
+    labels = work.shared(("ranked_labels",), lambda: chunk.label_values[chunk.ranked_codes])
     query, position = chunk.row_query, chunk.row_offset
-    if k is not None and k < chunk.query_sizes.max():
+    if k is not None:
         inside = position < k
         labels, query, position = labels[inside], query[inside], position[inside]
     starts = np.searchsorted(query, np.arange(chunk.n_queries))
