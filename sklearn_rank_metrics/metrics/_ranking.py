@@ -291,7 +291,10 @@ def ndcg_score(
     its ``ignore_ties=False``); 1-D input with ``qid`` gives the numbers it
     gives with each query a row. It takes no ``log_base``, as scikit-learn's
     does not: the base of the discount cancels in the ratio, so NDCG is the
-    same in every base. It also equals trec_eval's
+    same in every base. LightGBM's and XGBoost's reported NDCG is
+    ``gain="exponential", no_relevant="one", ties="first"`` (their queries
+    without a relevant document score 1, and their stable sorts keep tied
+    documents in row order). It also equals trec_eval's
     ``ndcg_cut`` when the qrels hold the list's labels. ``k`` beyond a list
     cuts nothing. Exponential gains of labels near 1000 and above would
     overflow float64; each query's gains are then divided by a power of two
