@@ -50,3 +50,19 @@ def test_early_stopping_example(capsys, monkeypatch):
     test_line = re.search(r"Held-out test NDCG@10 \(50 queries\): ([0-9.]+)", output)
     test_ndcg = float(test_line.group(1))
     assert 0.5 < test_ndcg < 1
+
+
+def test_evaluate_trec_run_example(capsys, monkeypatch):
+    pytest.importorskip("pandas")
+    monkeypatch.setattr(sys, "argv", ["evaluate_trec_run.py"])
+    runpy.run_path(str(ROOT / "examples" / "evaluate_trec_run.py"), run_name="__main__")
+    output = capsys.readouterr().out
+    naive, full = map(float, re.search(
+        r"MAP on the retrieved documents alone: ([0-9.]+), against ([0-9.]+)", output
+    ).groups())  # fmt: skip
+    assert naive > full  # R counted over the retrieved documents only is too small
+    told = float(re.search(r"MAP with n_relevant from the qrels: ([0-9.]+)", output).group(1))
+    assert told == full
+    judged, retrieved = map(int, re.search(r"(\d+) judged, (\d+) retrieved", output).groups())
+    assert judged > retrieved
+    assert re.search(r"^408 ", output, flags=re.M)  # the per-topic table
