@@ -94,7 +94,9 @@ def write_qrels(path, run_path, seed=1):
     doc_ids = run["doc_id"].to_numpy(dtype=object)
     qrels = pd.DataFrame(
         {
-            "query_id": np.concatenate((query_ids[judged], query_ids[missed_query * DOCS_PER_QUERY])),
+            "query_id": np.concatenate(
+                (query_ids[judged], query_ids[missed_query * DOCS_PER_QUERY])
+            ),
             "doc_id": np.concatenate((doc_ids[judged], doc_ids[missed_rows])),
             "top": np.concatenate((rank[judged] < 100, np.zeros(missed_rows.shape[0], bool))),
             "order": np.concatenate((np.flatnonzero(judged) // DOCS_PER_QUERY, missed_query)),
@@ -218,13 +220,17 @@ def main(argv=None):
     parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=list(TOOLS))
     parser.add_argument("--wait-quiet", type=float, default=0, help="seconds to wait at most")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per tool and size")
-    parser.add_argument("--child", nargs=3, metavar=("TOOL", "QRELS", "RUN"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", nargs=3, metavar=("TOOL", "QRELS", "RUN"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if args.child:
         tool, qrels_path, run_path = args.child
         return child(tool, qrels_path, run_path, args.repeat)
 
-    found = versions(["sklearn_rank_metrics", "numpy", "pandas", "pyarrow", "pytrec_eval", "ir_measures"])
+    found = versions(
+        ["sklearn_rank_metrics", "numpy", "pandas", "pyarrow", "pytrec_eval", "ir_measures"]
+    )
     print(machine_line())
     print("package at", package_revision())
     print("versions:", ", ".join(f"{k} {v}" for k, v in found.items()))
@@ -240,7 +246,7 @@ def main(argv=None):
         results = {}
         for tool in args.tools:
             if MODULES[tool] not in found:
-                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", "not installed", "", "", "", ""])
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", "not installed"] + [""] * 4)
                 continue
             if args.wait_quiet:
                 wait_for_quiet(args.wait_quiet)
@@ -251,7 +257,7 @@ def main(argv=None):
             )  # fmt: skip
         for tool, result in results.items():
             if "error" in result:
-                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"], "", "", "", ""])
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"]] + [""] * 4)
                 continue
             same = ""
             if result["means"] and "means" in results.get("package", {}):

@@ -288,7 +288,8 @@ def test_interleaved_and_grouped_runs_give_the_same_numbers(seed):
     run, qrels = make_case(seed, ties=True)
     measures = ["map", "ndcg", "precision@5", "recall@10", "mrr"]
     outcomes = []
-    for frame_run, frame_qrels in [(_sorted_run(run), qrels), (_shuffled(run, seed), _shuffled(qrels, seed))]:
+    layouts = [(_sorted_run(run), qrels), (_shuffled(run, seed), _shuffled(qrels, seed))]
+    for frame_run, frame_qrels in layouts:
         for max_docs in (None, 3):
             with pytest.warns(UnevaluatedQueriesWarning):
                 outcomes.append(evaluate_run(frame_qrels, frame_run, metrics=measures,

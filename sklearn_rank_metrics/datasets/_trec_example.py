@@ -27,7 +27,7 @@ UNJUDGED = 2
 
 
 def make_trec_example(random_state=0):
-    """``(run, qrels)``: lists of ``(query_id, doc_id, score)`` and ``(query_id, doc_id, grade)``."""
+    """``(run, qrels)``: lists of ``(query_id, doc_id, score)``, ``(query_id, doc_id, grade)``."""
     X, y, qid = make_ranking(
         n_queries=8, docs_per_query=(12, 20), n_features=5, n_grades=4, random_state=random_state
     )

@@ -271,7 +271,7 @@ def _strings(pd, column):
 
 
 def _unicode(ids):
-    """A few ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
+    """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
     return np.asarray(ids, dtype=object).astype(str).reshape(-1)
 
 
@@ -377,7 +377,7 @@ def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
 
 
 def _first_per_query(queries, scores, max_docs, in_order):
-    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's tie order)."""
+    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's order)."""
     if in_order:
         starts = np.flatnonzero(np.concatenate(([True], queries[1:] != queries[:-1])))
         lengths = np.diff(np.append(starts, queries.shape[0]))
