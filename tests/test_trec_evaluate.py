@@ -327,3 +327,22 @@ def test_duplicates_in_files_name_the_file(tmp_path):
     qrels_path.write_text("q1 0 d1 1\nq1 0 d1 0\n")
     with pytest.raises(ValueError, match=r"q\.txt: the pair .* appears 2 times in the qrels"):
         evaluate_run(qrels_path, run_path)
+
+
+def test_trec_eval_ties_order_unicode_doc_ids_by_their_bytes():
+    # trec_eval breaks ties by strcmp on the ids' bytes (UTF-8: code point
+    # order), not by any locale or case-folded order.
+    docs = ["a", "Z", "é", "e", "É", "ｚ", "\U0001f600", "z", "ä", "0"]
+    grades = [1, 0, 2, 0, 1, 3, 0, 2, 1, 0]
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": docs, "relevance": grades})
+    run = pd.DataFrame({"query_id": "q", "doc_id": docs, "score": 1.0})
+    measures = ["map", "ndcg@3", "precision@5", "mrr"]
+    results = evaluate_run(qrels, run, metrics=measures, ties="trec_eval", average=None)
+    # Reference: the documents by descending UTF-8 bytes, as distinct scores.
+    order = sorted(range(len(docs)), key=lambda i: docs[i].encode("utf-8"), reverse=True)
+    expected = evaluate(np.array(grades)[order], -np.arange(len(docs), dtype=float),
+                        metrics=measures)  # fmt: skip
+    for measure in measures:
+        assert results[measure][0] == pytest.approx(expected[measure], rel=1e-12)
+    reference = trec_eval_values(run, qrels, ["map", "ndcg@3", "precision@5", "mrr"])
+    assert_matches_trec_eval(results, reference, measures)
