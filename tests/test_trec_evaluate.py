@@ -346,3 +346,23 @@ def test_trec_eval_ties_order_unicode_doc_ids_by_their_bytes():
         assert results[measure][0] == pytest.approx(expected[measure], rel=1e-12)
     reference = trec_eval_values(run, qrels, ["map", "ndcg@3", "precision@5", "mrr"])
     assert_matches_trec_eval(results, reference, measures)
+
+
+def test_trec_eval_ties_compare_scores_in_single_precision():
+    # trec_eval keeps scores as C floats: 1 and 1 + 1e-12 tie there and are
+    # ordered by document id, descending; so does ties="trec_eval" (and -M).
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                          "relevance": [1, 0, 0, 1]})  # fmt: skip
+    run = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                        "score": [1.0 + 1e-12, 1.0, 0.5 + 2e-13, 0.5]})  # fmt: skip
+    measures = ["map", "mrr", "ndcg@3"]
+    results = evaluate_run(qrels, run, metrics=measures, ties="trec_eval", average=None)
+    # trec_eval's ranking: b, a (tie at 1.0f), d, c (tie at 0.5f).
+    assert results["mrr"][0] == 0.5
+    assert results["map"][0] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert_matches_trec_eval(results, trec_eval_values(run, qrels, measures), measures)
+    # -M keeps trec_eval's first documents: b only, whatever the tie mode.
+    cut = evaluate_run(qrels, run, metrics=["precision@1"], max_docs=1)
+    assert cut["precision@1"] == 0.0
+    # The other tie modes rank by the float64 scores, where nothing ties.
+    assert evaluate_run(qrels, run, metrics=["mrr"])["mrr"] == 1.0

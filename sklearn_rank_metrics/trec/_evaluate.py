@@ -76,9 +76,10 @@ def evaluate_run(
         Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
     ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default="average"
         Documents of equal score: the exact expected value over their
-        orderings (``"average"``); trec_eval's order, by document id
-        descending (``"trec_eval"``: its numbers exactly); the run's line
-        order (``"first"``); the bounds (higher grades first or last).
+        orderings (``"average"``); trec_eval's order, by score in single
+        precision then document id, both descending (``"trec_eval"``: its
+        numbers exactly); the run's line order (``"first"``); the bounds
+        (higher grades first or last).
     relevance_level : int or float, default=1
         A document is relevant iff its grade >= ``relevance_level``
         (trec_eval ``-l``); 0 makes every judged document relevant.
@@ -125,13 +126,17 @@ def evaluate_run(
 
     Notes
     -----
-    With ``ties="trec_eval"`` every measure equals trec_eval's. The
-    default, ``"average"``, differs from trec_eval only for runs with tied
-    scores: trec_eval breaks ties by document id, which rewards document
-    names, while ``"average"`` gives the exact expected value over every
-    order of the tied documents. ``max_docs`` cuts each ranking in
-    trec_eval's order whatever ``ties`` says, so the documents evaluated
-    are trec_eval's.
+    With ``ties="trec_eval"`` every measure equals trec_eval's. trec_eval
+    keeps scores in single precision (a C ``float``): scores that differ
+    only beyond float32's 24 bits tie there, and are then ordered by
+    document id; ``"trec_eval"`` ranks by the scores rounded to float32 as
+    well. The default, ``"average"``, ranks by the float64 scores and
+    differs from trec_eval only for runs with (float32) tied scores:
+    trec_eval breaks ties by document id, which rewards document names,
+    while ``"average"`` gives the exact expected value over every order of
+    the tied documents. ``max_docs`` cuts each ranking in trec_eval's order
+    (float32 scores, then document id) whatever ``ties`` says, so the
+    documents evaluated are trec_eval's.
 
     References
     ----------
@@ -179,10 +184,13 @@ def evaluate_run(
     scores = run["score"].to_numpy(dtype=np.float64)
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
-        in_order = _in_trec_eval_order(run_queries[rows], scores[rows])
-        rows = rows[_trec_eval_order(pd, run, run_queries, scores, rows, in_order)]
+        trec_scores = _single_precision(scores)
+        in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
+        rows = rows[_trec_eval_order(pd, run, run_queries, trec_scores, rows, in_order)]
     if max_docs is not None:
-        rows = rows[_first_per_query(run_queries[rows], scores[rows], max_docs, in_order)]
+        rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
+    if ties == "trec_eval":
+        scores = trec_scores
     # Queries evaluated whatever is left of their ranking: every judged query
     # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
     if missing_queries == "zero":
@@ -328,6 +336,12 @@ def _warn_unranked(judged_queries, ranked_queries, query_ids):
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
+
+
+def _single_precision(scores):
+    """The scores as trec_eval holds them: rounded to float32 (C ``float``), kept finite."""
+    limit = np.finfo(np.float32).max
+    return np.clip(scores, -limit, limit).astype(np.float32).astype(np.float64)
 
 
 def _in_trec_eval_order(queries, scores):
