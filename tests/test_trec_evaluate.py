@@ -348,21 +348,48 @@ def test_trec_eval_ties_order_unicode_doc_ids_by_their_bytes():
     assert_matches_trec_eval(results, reference, measures)
 
 
-def test_trec_eval_ties_compare_scores_in_single_precision():
-    # trec_eval keeps scores as C floats: 1 and 1 + 1e-12 tie there and are
-    # ordered by document id, descending; so does ties="trec_eval" (and -M).
+def test_trec_eval_9_ties_compare_scores_in_single_precision():
+    # trec_eval 9 keeps scores as C floats: 1 and 1 + 1e-12 tie there and are
+    # ordered by document id, descending; so does ties="trec_eval" (and -M)
+    # with trec_eval_version="9". trec_eval 10 reads doubles: nothing ties.
     qrels = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
                           "relevance": [1, 0, 0, 1]})  # fmt: skip
     run = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
                         "score": [1.0 + 1e-12, 1.0, 0.5 + 2e-13, 0.5]})  # fmt: skip
     measures = ["map", "mrr", "ndcg@3"]
-    results = evaluate_run(qrels, run, metrics=measures, ties="trec_eval", average=None)
-    # trec_eval's ranking: b, a (tie at 1.0f), d, c (tie at 0.5f).
+    nine = {"ties": "trec_eval", "trec_eval_version": "9"}
+    results = evaluate_run(qrels, run, metrics=measures, average=None, **nine)
+    # trec_eval 9's ranking: b, a (tie at 1.0f), d, c (tie at 0.5f).
     assert results["mrr"][0] == 0.5
     assert results["map"][0] == pytest.approx((1 / 2 + 2 / 3) / 2)
     assert_matches_trec_eval(results, trec_eval_values(run, qrels, measures), measures)
-    # -M keeps trec_eval's first documents: b only, whatever the tie mode.
-    cut = evaluate_run(qrels, run, metrics=["precision@1"], max_docs=1)
+    # -M keeps trec_eval 9's first documents: b only, whatever the tie mode.
+    cut = evaluate_run(qrels, run, metrics=["precision@1"], max_docs=1, trec_eval_version="9")
     assert cut["precision@1"] == 0.0
+    # trec_eval 10 ranks a, b, c, d: no tie in double precision.
+    ten = evaluate_run(qrels, run, metrics=["mrr", "map"], ties="trec_eval")
+    assert ten == {"mrr": 1.0, "map": pytest.approx((1 + 2 / 4) / 2)}
+    assert evaluate_run(qrels, run, metrics=["precision@1"], max_docs=1)["precision@1"] == 1.0
     # The other tie modes rank by the float64 scores, where nothing ties.
     assert evaluate_run(qrels, run, metrics=["mrr"])["mrr"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_interpolated_precision_of_either_trec_eval_version(seed):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run, qrels = make_case(seed, n_queries=20)
+    levels = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    names = [f"iprec_at_recall_{r:.2f}" for r in levels]
+    reference = pytrec_eval.RelevanceEvaluator(
+        _nested(qrels, "relevance"), {"iprec_at_recall"}
+    ).evaluate(_nested(run, "score"))
+    with pytest.warns(UnevaluatedQueriesWarning):
+        nine = evaluate_run(qrels, run, metrics=names, trec_eval_version="9", average=None)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        ten = evaluate_run(qrels, run, metrics=names, average=None)
+    for name in names:
+        expected = [reference[q][name] for q in nine.query_ids]
+        np.testing.assert_allclose(nine[name], expected, rtol=1e-12)
+    # trec_eval 10 rounds recall R to the nearest count: 0.1 R = 1.2 cuts at the
+    # first relevant document there, at the second in trec_eval 9.
+    assert any(not np.array_equal(nine[name], ten[name]) for name in names)

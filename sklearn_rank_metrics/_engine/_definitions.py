@@ -338,7 +338,11 @@ class Interpolated(Computation):
     def needs(self, evaluation, request):
         level = self.level(evaluation, request)
         recalls = ELEVEN_POINTS if self.eleven else (_recall_level(request),)
-        return (*(InterpolatedPrecision(r, level) for r in recalls), RelevantInList(level))
+        legacy = evaluation.trec_eval_version == "9"
+        return (
+            *(InterpolatedPrecision(r, level, legacy) for r in recalls),
+            RelevantInList(level),
+        )
 
     def finalize(self, evaluation, request):
         *precisions, _ = self.values(evaluation, request)

@@ -169,10 +169,22 @@ class Evaluation:
         order-free total is computed over them instead of the ranked lists,
         so judged documents the ranking left out count in R and in the
         ideal DCG. None: the totals are those of the ranked lists.
+    trec_eval_version : {"10", "9"}
+        Whose cutoffs interpolated precision takes where trec_eval's
+        versions differ (see :class:`~._kernels.InterpolatedPrecision`).
     """
 
     def __init__(
-        self, ranked_queries, *, gain, relevance_level, n_relevant, pool, chunk_rows, judged=None
+        self,
+        ranked_queries,
+        *,
+        gain,
+        relevance_level,
+        n_relevant,
+        pool,
+        chunk_rows,
+        judged=None,
+        trec_eval_version="10",
     ):
         self.rq = ranked_queries
         self.gain = gain
@@ -181,6 +193,7 @@ class Evaluation:
         self.pool = pool
         self.chunk_rows = chunk_rows
         self.judged = judged
+        self.trec_eval_version = trec_eval_version
         self.known_totals = {}
         self._gain_exponents = None  # per query, from the histogram, when gains are scaled
         self._values = {}

@@ -619,15 +619,18 @@ class NonrelevantDiscountSum(Quantity):
 
 @dataclass(frozen=True)
 class InterpolatedPrecision(Quantity):
-    """Interpolated precision at a recall level, as trec_eval 10 (``iprec_at_recall``).
+    """Interpolated precision at a recall level, as trec_eval (``iprec_at_recall``).
 
     The highest precision at or after the ``c``-th relevant document,
-    ``c = round(recall R)`` (halves away from zero); 0 where fewer than ``c``
-    relevant documents are ranked, the best precision anywhere for ``c = 0``.
+    ``c = round(recall R)`` (halves away from zero, trec_eval 10) or, with
+    ``legacy_cut``, ``c = floor(recall R + 0.9)`` (trec_eval 9, pytrec_eval);
+    0 where fewer than ``c`` relevant documents are ranked, the best
+    precision anywhere for ``c = 0``.
     """
 
     recall: float
     level: float
+    legacy_cut: bool = False
 
     def compute(self, work):
         threshold = work.evaluation.threshold(self.level)
@@ -646,7 +649,10 @@ class InterpolatedPrecision(Quantity):
 
         best, starts, found = work.shared(("best_precision_after", threshold), best_after)
         total = work.total_relevant(self.level)
-        wanted = rounded_half_away(self.recall * total)
+        if self.legacy_cut:
+            wanted = np.floor(self.recall * total + 0.9).astype(np.int64)
+        else:
+            wanted = rounded_half_away(self.recall * total)
         reached = (found > 0) & (wanted <= found)
         index = starts + np.maximum(wanted, 1) - 1
         return np.where(reached, np.append(best, 0.0)[np.where(reached, index, best.shape[0])], 0.0)

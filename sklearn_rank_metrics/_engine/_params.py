@@ -147,6 +147,12 @@ PARAMETERS = {
         "the run's line order; 'optimistic' and 'pessimistic' rank higher grades first "
         "and last inside a tie.",
     ),
+    "trec_eval_version": options(
+        "10", "9",
+        fix="'10' reproduces trec_eval 10.0 (scores in double precision, interpolated "
+        "precision cut at round(recall R)); '9' reproduces trec_eval 9.0.x, pytrec_eval and "
+        "ir_measures (scores in single precision, cut at floor(recall R + 0.9)).",
+    ),
     "ignore_ties": Parameter(
         "True or False",
         "ignore_ties=True ranks tied documents as scikit-learn's ignore_ties=True does (the "

@@ -102,6 +102,7 @@ def evaluate_requests(
     sample_weight=None,
     ignore_ties=False,
     judgments=None,
+    trec_eval_version="10",
 ):
     """Compute every request on one validated, sorted input.
 
@@ -110,7 +111,8 @@ def evaluate_requests(
     scikit-learn's ``ignore_ties=True`` does (:func:`~._sort.argsort_scores`),
     in place of ``ties``. ``judgments`` (a :class:`~._judgments.Judgments`)
     evaluates the ranking against judged documents, as trec_eval does: the
-    totals (R, ideal DCG, ...) are theirs.
+    totals (R, ideal DCG, ...) are theirs; ``trec_eval_version`` chooses
+    between trec_eval's versions where they differ.
 
     Returns
     -------
@@ -146,6 +148,7 @@ def evaluate_requests(
             relevance_level=float(relevance_level),
             pool=pool,
             chunk_rows=chunk_rows(n_documents, n_threads),
+            trec_eval_version=trec_eval_version,
         )
         judged = None
         if judgments is not None:

@@ -47,6 +47,7 @@ def evaluate_run(
     missing_queries="ignore",
     max_docs=None,
     judged_only=False,
+    trec_eval_version="10",
     average="mean",
 ):
     """Evaluate a TREC run against relevance judgments, as trec_eval does.
@@ -94,6 +95,14 @@ def evaluate_run(
     judged_only : bool, default=False
         Drop the unjudged retrieved documents before ranking, as trec_eval
         ``-J``.
+    trec_eval_version : {"10", "9"}, default="10"
+        The trec_eval whose numbers ``ties="trec_eval"``, ``max_docs`` and
+        interpolated precision reproduce where its versions differ: "10"
+        (trec_eval 10.0) compares scores in double precision and cuts
+        ``iprec_at_recall`` at ``round(recall R)``; "9" (trec_eval 9.0.x,
+        and so pytrec_eval and ir_measures) compares scores in single
+        precision (scores equal as float32 tie) and cuts at
+        ``floor(recall R + 0.9)``.
     average : {"mean", None}, default="mean"
         ``"mean"`` returns ``{name: mean over queries}``; None the
         :class:`~sklearn_rank_metrics.QueryResults` of every query, with
@@ -126,17 +135,18 @@ def evaluate_run(
 
     Notes
     -----
-    With ``ties="trec_eval"`` every measure equals trec_eval's. trec_eval
-    keeps scores in single precision (a C ``float``): scores that differ
-    only beyond float32's 24 bits tie there, and are then ordered by
-    document id; ``"trec_eval"`` ranks by the scores rounded to float32 as
-    well. The default, ``"average"``, ranks by the float64 scores and
-    differs from trec_eval only for runs with (float32) tied scores:
-    trec_eval breaks ties by document id, which rewards document names,
-    while ``"average"`` gives the exact expected value over every order of
-    the tied documents. ``max_docs`` cuts each ranking in trec_eval's order
-    (float32 scores, then document id) whatever ``ties`` says, so the
-    documents evaluated are trec_eval's.
+    With ``ties="trec_eval"`` every measure equals trec_eval's, of the
+    version ``trec_eval_version`` names. trec_eval 9 keeps scores in single
+    precision (a C ``float``): scores that differ only beyond float32's 24
+    bits tie there, and are then ordered by document id; with
+    ``trec_eval_version="9"``, ``"trec_eval"`` ranks by the scores rounded
+    to float32 as well. trec_eval 10 reads them as doubles. The default,
+    ``"average"``, ranks by the float64 scores and differs from trec_eval
+    only for runs with tied scores: trec_eval breaks ties by document id,
+    which rewards document names, while ``"average"`` gives the exact
+    expected value over every order of the tied documents. ``max_docs``
+    cuts each ranking in trec_eval's order (score, then document id)
+    whatever ``ties`` says, so the documents evaluated are trec_eval's.
 
     References
     ----------
@@ -166,6 +176,7 @@ def evaluate_run(
         missing_queries=missing_queries,
         max_docs=max_docs,
         judged_only=judged_only,
+        trec_eval_version=trec_eval_version,
         average=average,
     )
     PARAMETERS["judged_relevance_level"].check("evaluate_run", "relevance_level", relevance_level)
@@ -184,7 +195,7 @@ def evaluate_run(
     scores = run["score"].to_numpy(dtype=np.float64)
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
-        trec_scores = _single_precision(scores)
+        trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
         in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
         rows = rows[_trec_eval_order(pd, run, run_queries, trec_scores, rows, in_order)]
     if max_docs is not None:
@@ -210,6 +221,7 @@ def evaluate_run(
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",
         judgments=Judgments(judged_queries, grades, np.unique(empty_queries)),
+        trec_eval_version=trec_eval_version,
     )
     results = results.with_query_ids(query_ids[results.query_ids])
     return results.mean() if average == "mean" else results
@@ -339,7 +351,7 @@ def _warn_unranked(judged_queries, ranked_queries, query_ids):
 
 
 def _single_precision(scores):
-    """The scores as trec_eval holds them: rounded to float32 (C ``float``), kept finite."""
+    """The scores as trec_eval 9 holds them: rounded to float32 (C ``float``), kept finite."""
     limit = np.finfo(np.float32).max
     return np.clip(scores, -limit, limit).astype(np.float32).astype(np.float64)
 
