@@ -1,25 +1,27 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._definitions import resolve_metric
+from .._engine._names import call_gain, requests_for
 from .._engine._params import check_parameters
-from .._engine._pipeline import Request, evaluate_requests
+from .._engine._pipeline import evaluate_requests
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
 
 def _requests(metrics):
-    """One :class:`Request` per metric name, in the order given."""
+    """One :class:`Request` per measure the names give (trec_eval's sets expanded), in order."""
     if isinstance(metrics, str):
         metrics = [metrics]
     metrics = list(metrics)
     if not metrics:
         raise ValueError("evaluate: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
-    repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
+    requests = requests_for(metrics)
+    names = [request.name for request in requests]
+    repeated = sorted({name for name in names if names.count(name) > 1}, key=str)
     if repeated:
         raise ValueError(
             f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once."
         )
-    return [Request(name, *resolve_metric(name)) for name in metrics]
+    return requests
 
 
 def evaluate(
@@ -141,12 +143,13 @@ def evaluate(
         no_relevant=no_relevant,
         average=average,
     )
+    requests = _requests(metrics)
     results = evaluate_requests(
-        _requests(metrics),
+        requests,
         y_true,
         y_score,
         qid=qid,
-        gain=gain,
+        gain=call_gain(requests, gain),
         relevance_level=relevance_level,
         n_relevant=n_relevant,
         ties=ties,
