@@ -164,15 +164,23 @@ class Evaluation:
         The call's threads for the chunk pass.
     chunk_rows : int
         About how many documents a chunk of queries holds.
+    judged : Evaluation or None
+        The judged documents of the same queries (a TREC run's qrels): every
+        order-free total is computed over them instead of the ranked lists,
+        so judged documents the ranking left out count in R and in the
+        ideal DCG. None: the totals are those of the ranked lists.
     """
 
-    def __init__(self, ranked_queries, *, gain, relevance_level, n_relevant, pool, chunk_rows):
+    def __init__(
+        self, ranked_queries, *, gain, relevance_level, n_relevant, pool, chunk_rows, judged=None
+    ):
         self.rq = ranked_queries
         self.gain = gain
         self.relevance_level = relevance_level
         self.n_relevant = n_relevant
         self.pool = pool
         self.chunk_rows = chunk_rows
+        self.judged = judged
         self.known_totals = {}
         self._gain_exponents = None  # per query, from the histogram, when gains are scaled
         self._values = {}
@@ -196,11 +204,23 @@ class Evaluation:
 
     @property
     def needs_scaled_gains(self):
-        """Whether some query's unscaled DCG could overflow float64 (so NDCG scales its gains)."""
+        """Whether some query's unscaled DCG could overflow float64 (so NDCG scales its gains).
+
+        With judged documents the ideal DCG is theirs, scaled per query by
+        their own largest label: a ratio to it would be wrong, so gains that
+        large are an error there.
+        """
         top = self.rq.labels.top
         largest_gain = LabelGain(self.gain)(np.array([top]))[0]
         with np.errstate(over="ignore"):
-            return not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
+            scaled = not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
+        if self.judged is not None and (scaled or self.judged.needs_scaled_gains):
+            raise ValueError(
+                f"relevance grades up to {self.judged.rq.labels.top:g} have gains too large "
+                f"to add up in float64 with gain={self.gain!r}; use gain='linear' or "
+                "smaller grades."
+            )
+        return scaled
 
     def gain_exponents(self, max_labels, query_sizes):
         """Per query: ``e`` such that its gains divided by ``2**e`` add up below float64's limit.
@@ -239,7 +259,15 @@ class Evaluation:
         """Read the order-free totals the quantities need off the label histogram, if small.
 
         Runs before the chunk pass, while the sort may still be running.
+        With ``judged`` documents, every order-free total comes from them.
         """
+        if self.judged is not None:
+            order_free = [q for q in dict.fromkeys(quantities) if isinstance(q, OrderFree)]
+            self.judged.precompute_order_free(order_free)
+            self.judged.compute(order_free)
+            for quantity in order_free:
+                self.known_totals[quantity] = self.judged.value(quantity)
+            return
         histogram = self.rq.label_histogram
         if histogram is None:
             return
@@ -271,8 +299,9 @@ class Evaluation:
             per_chunk = list(self.pool.map(compute_chunk, bounds))
         for index, quantity in enumerate(todo):
             # The dtype is the quantity's, not a chunk part's: a kernel may
-            # return ints for a chunk where it had nothing to add up.
-            values = np.empty(self.rq.n_queries, dtype=quantity.dtype)
+            # return ints for a chunk where it had nothing to add up. Queries
+            # in no chunk ranked nothing: the zeros of an empty list.
+            values = np.zeros(self.rq.n_queries, dtype=quantity.dtype)
             for (start, stop), parts in zip(bounds, per_chunk):
                 values[start:stop] = parts[index]
             self._values[quantity] = values

@@ -575,7 +575,9 @@ def _factorize_objects(ids, pool=None):
     if by_address is None:  # small, or nearly one object a row
         return _factorize_object_values(ids)
     object_codes, objects = by_address
-    value_codes, uniques = _factorize_object_values(ids[_one_row_per_code(object_codes, objects.shape[0])])
+    value_codes, uniques = _factorize_object_values(
+        ids[_one_row_per_code(object_codes, objects.shape[0])]
+    )
     return _remap(object_codes, value_codes, value_codes.dtype), uniques
 
 
@@ -740,13 +742,14 @@ def _distinct_values(labels):
     return values
 
 
-def code_labels(labels, top=None):
-    """Code relevance labels (validated: numeric, finite, >= 0) as :class:`LabelCodes`.
+def code_labels(labels, top=None, bottom=0):
+    """Code relevance labels (validated: numeric, finite) as :class:`LabelCodes`.
 
-    ``top``, the largest label, saves a pass when known.
+    ``top``, the largest label, saves a pass when known; ``bottom`` is the
+    smallest possible label (negative for the unjudged documents of a TREC run).
     """
     top = float(labels.max() if top is None else top)  # a float16 top overflows beside 2**16
-    if top < 1 << 16:
+    if top < 1 << 16 and bottom >= 0:
         small = _small_integer_codes(labels, int(top))
         if small is not None:
             return LabelCodes(*small, float(top))

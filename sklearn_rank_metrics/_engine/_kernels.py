@@ -38,13 +38,18 @@ from ._segments import segment_ranks, sum_by_group, sum_segments
 # dataclasses: equal functions share one table.
 @dataclass(frozen=True)
 class LabelGain:
-    """The gain of a label value: itself (``"linear"``) or ``2**label - 1`` (``"exponential"``)."""
+    """The gain of a label value: itself (``"linear"``) or ``2**label - 1`` (``"exponential"``).
+
+    Negative labels (documents a TREC run retrieved that are not judged, see
+    :mod:`._judgments`) gain 0, as in trec_eval.
+    """
 
     gain: str
 
     def __call__(self, values):
+        values = np.maximum(values, 0)
         if self.gain == "linear":
-            return values.astype(np.float64, copy=True)
+            return values.astype(np.float64)
         mantissa, exponent = exponential_parts(values)
         with np.errstate(over="ignore"):
             return np.ldexp(mantissa, exponent) - 1.0

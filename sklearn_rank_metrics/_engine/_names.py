@@ -658,7 +658,7 @@ def resolve_request(spec):
     return Request(spec.name, definition, spec.k, spec.level, spec.options)
 
 
-def requests_for(names):
+def name_requests(names):
     """One :class:`~._pipeline.Request` per measure the names give, in their order."""
     return [resolve_request(spec) for spec in parse_names(names)]
 

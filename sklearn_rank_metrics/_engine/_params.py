@@ -104,6 +104,29 @@ PARAMETERS = {
         has_type=_is_real,
         is_valid=lambda level: math.isfinite(level) and level > 0,
     ),
+    "judged_relevance_level": Parameter(
+        "a finite number >= 0",
+        "A judged document is relevant iff its grade >= relevance_level (trec_eval -l); "
+        "the default is 1, 0 makes every judged document relevant.",
+        has_type=_is_real,
+        is_valid=lambda level: math.isfinite(level) and level >= 0,
+    ),
+    "missing_queries": options(
+        "ignore", "zero",
+        fix="Judged queries without a retrieved document are left out ('ignore', as "
+        "trec_eval) or evaluated as empty rankings ('zero', as trec_eval -c).",
+    ),
+    "max_docs": Parameter(
+        "None or a positive int",
+        "max_docs=1000 evaluates the first 1000 documents of each query (trec_eval -M).",
+        has_type=lambda n: n is None or _is_int(n),
+        is_valid=lambda n: n is None or n >= 1,
+    ),
+    "judged_only": Parameter(
+        "True or False",
+        "judged_only=True drops unjudged documents before ranking (trec_eval -J).",
+        has_type=lambda value: isinstance(value, bool),
+    ),
     "n_relevant": Parameter(
         "None or a mapping {query id: number of relevant documents}",
         "Give the total number of relevant documents of each query, e.g. {'q1': 5}.",
@@ -113,6 +136,13 @@ PARAMETERS = {
         "average", "optimistic", "pessimistic",
         fix="'average' is the exact expected value over the orderings of tied documents; "
         "'optimistic' and 'pessimistic' rank higher labels first and last inside a tie.",
+    ),
+    "run_ties": options(
+        "average", "trec_eval", "first", "optimistic", "pessimistic",
+        fix="'average' is the exact expected value over the orderings of tied documents; "
+        "'trec_eval' breaks ties by document id, descending, as trec_eval; 'first' keeps "
+        "the run's line order; 'optimistic' and 'pessimistic' rank higher grades first "
+        "and last inside a tie.",
     ),
     "no_relevant": options(
         "zero", "skip", "one",

@@ -78,6 +78,16 @@ def _done(function, *args):
     return future
 
 
+def _ranked_queries(data, ranking, ties):
+    labels = code_labels(data.y_true, top=data.label_range[1], bottom=data.label_range[0])
+    return RankedQueries(data, labels, ranking, ties)
+
+
+def _sort_by_query(data):
+    """Arguments of :func:`rank_order` that group documents by query (their scores are equal)."""
+    return data.y_score, data.y_true, data.query_codes, data.n_queries, "average"
+
+
 def evaluate_requests(
     requests,
     y_true,
@@ -90,11 +100,14 @@ def evaluate_requests(
     ties="average",
     no_relevant="zero",
     sample_weight=None,
+    judgments=None,
 ):
     """Compute every request on one validated, sorted input.
 
     Options must already be checked against the parameter table; the data
-    arguments are validated here.
+    arguments are validated here. ``judgments`` (a
+    :class:`~._judgments.Judgments`) evaluates the ranking against judged
+    documents, as trec_eval does: the totals (R, ideal DCG, ...) are theirs.
 
     Returns
     -------
@@ -104,7 +117,9 @@ def evaluate_requests(
         check_bounded(request.definition, no_relevant, request.name)
     n_documents = _size(y_score)
     with call_threads(n_documents) as (pool, n_threads):
-        data = check_ranking_input(y_true, y_score, qid, sample_weight, pool)
+        data = check_ranking_input(
+            y_true, y_score, qid, sample_weight, pool, unjudged_labels=judgments is not None
+        )
         n_relevant = check_n_relevant(n_relevant, data.query_ids)
         sort_arguments = (
             data.y_score,
@@ -119,16 +134,25 @@ def evaluate_requests(
             ranking = _done(rank_order, *sort_arguments)
         else:
             ranking = pool.submit(rank_order, *sort_arguments)
-        ranked = RankedQueries(
-            data, code_labels(data.y_true, top=data.label_range[1]), ranking, ties
-        )
-        evaluation = Evaluation(
-            ranked,
+        options = dict(
             gain=gain,
             relevance_level=float(relevance_level),
-            n_relevant=n_relevant,
             pool=pool,
             chunk_rows=chunk_rows(n_documents, n_threads),
+        )
+        judged = None
+        if judgments is not None:
+            # Judged queries the ranking missed come after the ranked ones (see _judgments).
+            data, judged_data = judgments.align(data)
+            judged = Evaluation(
+                _ranked_queries(
+                    judged_data, _done(rank_order, *_sort_by_query(judged_data)), "average"
+                ),
+                n_relevant=None,
+                **options,
+            )
+        evaluation = Evaluation(
+            _ranked_queries(data, ranking, ties), n_relevant=n_relevant, judged=judged, **options
         )
         quantities = [
             quantity

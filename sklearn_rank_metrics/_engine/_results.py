@@ -186,6 +186,10 @@ class QueryResults(Mapping):
         """Sorted unique query ids (read-only)."""
         return self._query_ids
 
+    def with_query_ids(self, query_ids):
+        """The same results under other ids, one per query in the same order (e.g. names for codes)."""
+        return type(self)(query_ids, dict(self._results), self._query_weights)
+
     @property
     def metrics(self):
         """The metric names, in the order requested."""

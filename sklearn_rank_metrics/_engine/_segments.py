@@ -373,7 +373,11 @@ class RankedQueries:
         """
         targets = np.arange(0, self.n_documents, max_rows)
         first_query = np.unique(np.searchsorted(self.query_ptr, targets, side="right") - 1)
-        bounds = np.append(first_query, self.n_queries).tolist()
+        # Queries with nothing ranked (judged queries a run missed) come last
+        # and are in no chunk: their ranked quantities are those of an empty list.
+        ranked = np.flatnonzero(self.query_sizes)
+        n_ranked = int(ranked[-1]) + 1 if ranked.shape[0] else 0
+        bounds = np.append(first_query, n_ranked).tolist()
         return list(zip(bounds[:-1], bounds[1:]))
 
 

@@ -202,9 +202,7 @@ def _weights(sample_weight, n_expected, per):
 
 def _check_some_positive(query_weights):
     if not (query_weights > 0).any():
-        raise ValueError(
-            "sample_weight is all zeros; at least one query needs a positive weight."
-        )
+        raise ValueError("sample_weight is all zeros; at least one query needs a positive weight.")
     return query_weights
 
 
@@ -251,21 +249,24 @@ def _warn_unaligned(**arguments):
         )
 
 
-def check_ranking_input(y_true, y_score, qid=None, sample_weight=None, pool=None):
+def check_ranking_input(
+    y_true, y_score, qid=None, sample_weight=None, pool=None, *, unjudged_labels=False
+):
     """Validate labels, scores, query ids and weights; return a :class:`RankingInput`.
 
     Raises a ValueError or TypeError that names the argument and the fix.
     ``pool``, the call's threads, helps factorize large query ids.
+    ``unjudged_labels`` admits the negative labels of unjudged documents
+    (see :mod:`._judgments`), which only the TREC evaluation builds.
     """
     _warn_unaligned(y_true=y_true, y_score=y_score, qid=qid, sample_weight=sample_weight)
     y_true, label_range = _numeric_array(y_true, "y_true")
     y_score, score_range = _numeric_array(y_score, "y_score", ranks_only=True)
     if y_true.shape != y_score.shape:
         raise ValueError(
-            f"y_true and y_score must have the same shape, got {y_true.shape} and "
-            f"{y_score.shape}."
+            f"y_true and y_score must have the same shape, got {y_true.shape} and {y_score.shape}."
         )
-    if label_range[0] < 0:
+    if label_range[0] < 0 and not unjudged_labels:
         raise ValueError(
             "y_true contains negative relevance labels; labels must be >= 0 "
             "(0 = not relevant, higher = more relevant)."

@@ -1,25 +1,28 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._names import call_gain, requests_for
+from .._engine._names import call_gain, name_requests
 from .._engine._params import check_parameters
 from .._engine._pipeline import evaluate_requests
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
 
-def _requests(metrics):
-    """One :class:`Request` per measure the names give (trec_eval's sets expanded), in order."""
+def requests_for(metrics, owner="evaluate"):
+    """One :class:`Request` per measure the names give (trec_eval's sets expanded), in order.
+
+    ``owner`` names the caller in errors.
+    """
     if isinstance(metrics, str):
         metrics = [metrics]
     metrics = list(metrics)
     if not metrics:
-        raise ValueError("evaluate: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
-    requests = requests_for(metrics)
+        raise ValueError(f"{owner}: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
+    requests = name_requests(metrics)
     names = [request.name for request in requests]
     repeated = sorted({name for name in names if names.count(name) > 1}, key=str)
     if repeated:
         raise ValueError(
-            f"evaluate: metrics names {', '.join(map(repr, repeated))} more than once."
+            f"{owner}: metrics names {', '.join(map(repr, repeated))} more than once."
         )
     return requests
 
@@ -143,7 +146,7 @@ def evaluate(
         no_relevant=no_relevant,
         average=average,
     )
-    requests = _requests(metrics)
+    requests = requests_for(metrics)
     results = evaluate_requests(
         requests,
         y_true,

@@ -23,6 +23,7 @@ class _Format(NamedTuple):
     integers: tuple  # field indexes that hold integers
     numbers: tuple  # field indexes that hold other numbers (float64)
     exact: bool  # exactly len(fields) fields a line (else at least)
+    evaluated: tuple  # the columns evaluate_run needs of a DataFrame
 
 
 RUN = _Format(
@@ -32,6 +33,7 @@ RUN = _Format(
     integers=(3,),
     numbers=(4,),
     exact=False,
+    evaluated=("query_id", "doc_id", "score"),
 )
 QRELS = _Format(
     kind="qrels",
@@ -40,6 +42,7 @@ QRELS = _Format(
     integers=(3,),
     numbers=(),
     exact=True,
+    evaluated=("query_id", "doc_id", "relevance"),
 )
 
 
@@ -214,7 +217,7 @@ def _read(path, fmt, engine, caller):
         except _Unreadable as exc:
             _raise_first_bad_line(pd, data, fmt, name, exc)
     frame = _finish(frame, fmt)
-    _check_duplicates(pd, frame, fmt, name)
+    check_duplicates(pd, frame, fmt, name)
     return frame
 
 
@@ -371,7 +374,7 @@ def _diagnose(line, fmt):
     return None
 
 
-def _check_duplicates(pd, frame, fmt, name):
+def check_duplicates(pd, frame, fmt, name):
     queries = _query_codes(pd, frame["query_id"])
     docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
     if len(unique_docs) == len(frame):

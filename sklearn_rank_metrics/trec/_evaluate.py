@@ -1,0 +1,319 @@
+"""``evaluate_run``: a TREC run scored against its qrels with trec_eval's conventions.
+
+The run and the qrels are joined without a Python loop: query ids are
+factorized jointly (codes in sorted-id order, the order trec_eval prints),
+document ids are looked up in the table of judged ids, and each retrieved
+document gets trec_eval's label (its grade, or a negative code when it is
+unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). The engine
+then ranks the run once and takes R, the ideal DCG and every other total
+from the judged documents.
+"""
+
+import os
+
+import numpy as np
+
+from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED, Judgments
+from .._engine._names import call_gain
+from .._engine._params import PARAMETERS, check_parameters
+from .._engine._pipeline import evaluate_requests
+from .._engine._warnings import warn_caller
+from ..metrics._evaluate import requests_for
+from ._files import import_pandas
+from ._read import QRELS, RUN, check_duplicates, read_trec_qrels, read_trec_run
+
+DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
+
+
+class UnevaluatedQueriesWarning(UserWarning):
+    """Queries of a run or of its qrels that :func:`evaluate_run` left out, with their count."""
+
+
+def evaluate_run(
+    qrels,
+    run,
+    *,
+    metrics=DEFAULT_MEASURES,
+    ties="average",
+    relevance_level=1,
+    missing_queries="ignore",
+    max_docs=None,
+    judged_only=False,
+    average="mean",
+):
+    """Evaluate a TREC run against relevance judgments, as trec_eval does.
+
+    Every judged document counts, retrieved or not: a relevant document
+    the run missed counts in R (MAP, recall, R-precision) and in the ideal
+    DCG (NDCG). A retrieved document absent from the qrels, or judged with
+    a negative grade, is not relevant and gains 0. Queries follow
+    trec_eval: those of the run without judgments are left out, those of
+    the qrels the run has no document for are left out or count as an
+    empty ranking (``missing_queries``), and a query without a relevant
+    document scores 0.
+
+    Parameters
+    ----------
+    qrels : str, path-like or pandas.DataFrame
+        The relevance judgments: a qrels file (plain or gzipped, read by
+        :func:`read_trec_qrels`) or a DataFrame with columns ``query_id``,
+        ``doc_id`` and ``relevance`` (integers; negative: in the pool but
+        not judged).
+    run : str, path-like or pandas.DataFrame
+        The ranking: a run file (read by :func:`read_trec_run`) or a
+        DataFrame with columns ``query_id``, ``doc_id`` and ``score``
+        (higher ranks first). The run's ``rank`` column is ignored, as
+        trec_eval ignores it.
+    metrics : str or sequence of str, default=("map", "ndcg@10", "precision@10", "recall@100", "mrr")
+        Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
+    ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default="average"
+        Documents of equal score: the exact expected value over their
+        orderings (``"average"``); trec_eval's order, by document id
+        descending (``"trec_eval"``: its numbers exactly); the run's line
+        order (``"first"``); the bounds (higher grades first or last).
+    relevance_level : int or float, default=1
+        A document is relevant iff its grade >= ``relevance_level``
+        (trec_eval ``-l``); 0 makes every judged document relevant.
+    missing_queries : {"ignore", "zero"}, default="ignore"
+        Queries of the qrels with no retrieved document: left out of the
+        means (trec_eval's default; a warning counts them) or evaluated as
+        an empty ranking, 0 for most measures (trec_eval ``-c``).
+    max_docs : int, default=None
+        Evaluate only the first ``max_docs`` documents of each query in
+        trec_eval's order (score, then document id, descending), as
+        trec_eval ``-M``; None evaluates all of them.
+    judged_only : bool, default=False
+        Drop the unjudged retrieved documents before ranking, as trec_eval
+        ``-J``.
+    average : {"mean", None}, default="mean"
+        ``"mean"`` returns ``{name: mean over queries}``; None the
+        :class:`~sklearn_rank_metrics.QueryResults` of every query, with
+        the query ids as strings.
+
+    Returns
+    -------
+    results : dict or QueryResults
+        The mean of each measure over the evaluated queries, or the
+        per-query results (``average=None``).
+
+    Raises
+    ------
+    ValueError
+        When no query of the run has judgments, when a DataFrame lacks a
+        column or holds a (query, document) pair twice (trec_eval stops on
+        ``duplicate docs``), or for an option outside its values.
+
+    Warns
+    -----
+    UnevaluatedQueriesWarning
+        Counting the queries of the run without judgments, and with
+        ``missing_queries="ignore"`` the judged queries the run has no
+        document for: both are left out of the means.
+
+    See Also
+    --------
+    read_trec_run, read_trec_qrels : Read the files.
+    sklearn_rank_metrics.evaluate : The same measures on arrays of labels and scores.
+
+    Notes
+    -----
+    With ``ties="trec_eval"`` every measure equals trec_eval's. The
+    default, ``"average"``, differs from trec_eval only for runs with tied
+    scores: trec_eval breaks ties by document id, which rewards document
+    names, while ``"average"`` gives the exact expected value over every
+    order of the tied documents. ``max_docs`` cuts each ranking in
+    trec_eval's order whatever ``ties`` says, so the documents evaluated
+    are trec_eval's.
+
+    References
+    ----------
+    .. [1] trec_eval, the TREC evaluation program:
+       https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn_rank_metrics.trec import evaluate_run
+    >>> qrels = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q2"],
+    ...                       "doc_id": ["d1", "d2", "d9", "d4"],
+    ...                       "relevance": [1, 0, 1, 1]})
+    >>> run = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"],
+    ...                     "doc_id": ["d1", "d3", "d4", "d5"],
+    ...                     "score": [2.0, 1.0, 0.5, 0.7]})
+    >>> evaluate_run(qrels, run, metrics=["map", "recall@10"])
+    {'map': 0.5, 'recall@10': 0.75}
+    >>> evaluate_run(qrels, run, metrics=["map"], average=None).to_frame()
+        map
+    qid
+    q1  0.5
+    q2  0.5
+    """
+    check_parameters(
+        "evaluate_run",
+        missing_queries=missing_queries,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        average=average,
+    )
+    PARAMETERS["judged_relevance_level"].check("evaluate_run", "relevance_level", relevance_level)
+    PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
+    requests = requests_for(metrics, "evaluate_run")
+    pd = import_pandas("evaluate_run")
+    qrels = _frame(pd, qrels, QRELS, read_trec_qrels)
+    run = _frame(pd, run, RUN, read_trec_run)
+
+    query_ids, run_queries, judged_queries = _joint_query_codes(pd, run, qrels)
+    labels = _run_labels(pd, run, qrels, run_queries, judged_queries, query_ids.shape[0])
+    scores = run["score"].to_numpy(dtype=np.float64)
+    rows = _judged_query_rows(run_queries, judged_queries, query_ids)
+    if ties == "trec_eval" or max_docs is not None:
+        rows = rows[_trec_eval_order(pd, run, run_queries, scores, rows)]
+    if max_docs is not None:
+        rows = rows[_first_per_query(run_queries[rows], scores[rows], max_docs)]
+    # Queries evaluated whatever is left of their ranking: every judged query
+    # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
+    if missing_queries == "zero":
+        empty_queries = judged_queries
+    else:
+        empty_queries = run_queries[rows]
+        _warn_unranked(judged_queries, empty_queries, query_ids)
+    if judged_only:
+        rows = rows[labels[rows] >= 0]
+
+    results = evaluate_requests(
+        requests,
+        labels[rows],
+        scores[rows],
+        qid=run_queries[rows],
+        gain=call_gain(requests, "linear"),
+        relevance_level=relevance_level,
+        ties="first" if ties == "trec_eval" else ties,
+        no_relevant="zero",
+        judgments=Judgments(
+            judged_queries, qrels["relevance"].to_numpy(dtype=np.int64), np.unique(empty_queries)
+        ),
+    )
+    results = results.with_query_ids(query_ids[results.query_ids])
+    return results.mean() if average == "mean" else results
+
+
+def _frame(pd, given, fmt, read):
+    """The qrels or run as a DataFrame: read from a path, or checked when given as one."""
+    if isinstance(given, (str, os.PathLike)):
+        return read(given)
+    if not isinstance(given, pd.DataFrame):
+        raise TypeError(
+            f"evaluate_run: the {fmt.kind} must be a path or a pandas DataFrame, got "
+            f"{type(given).__name__}."
+        )
+    needed = [column for column in fmt.evaluated if column not in given.columns]
+    if needed:
+        raise ValueError(
+            f"evaluate_run: the {fmt.kind} DataFrame has no column {', '.join(map(repr, needed))}; "
+            f"it needs {', '.join(map(repr, fmt.evaluated))}, as "
+            f"{read.__name__} returns them."
+        )
+    check_duplicates(pd, given, fmt, f"the {fmt.kind} DataFrame")
+    return given
+
+
+def _codes(pd, values, uniques=None):
+    """Codes of string ids: into sorted uniques of their own, or into ``uniques`` (-1 if absent)."""
+    values = values.astype(str)
+    if uniques is None:
+        return pd.factorize(values, sort=True)
+    return pd.Index(uniques).get_indexer(values), uniques
+
+
+def _joint_query_codes(pd, run, qrels):
+    """``(query_ids, run codes, qrels codes)``: codes in sorted-id order, shared by both files."""
+    query_ids = pd.Index(
+        pd.concat([run["query_id"].astype(str), qrels["query_id"].astype(str)]).unique()
+    ).sort_values()
+    run_queries = query_ids.get_indexer(run["query_id"].astype(str))
+    judged_queries = query_ids.get_indexer(qrels["query_id"].astype(str))
+    return query_ids.to_numpy(dtype=object).astype(str), run_queries, judged_queries
+
+
+def _run_labels(pd, run, qrels, run_queries, judged_queries, n_queries):
+    """trec_eval's label of every retrieved document: its grade, or an unjudged code."""
+    judged_docs, doc_ids = _codes(pd, qrels["doc_id"])
+    run_docs, _ = _codes(pd, run["doc_id"], doc_ids)
+    n_docs = max(len(doc_ids), 1)
+    judged_keys = judged_queries.astype(np.int64) * n_docs + judged_docs
+    order = np.argsort(judged_keys)
+    sorted_keys = judged_keys[order]
+    run_keys = run_queries.astype(np.int64) * n_docs + run_docs
+    position = np.minimum(np.searchsorted(sorted_keys, run_keys), max(sorted_keys.shape[0] - 1, 0))
+    found = (run_docs >= 0) & (sorted_keys.shape[0] > 0)
+    found &= sorted_keys[position] == run_keys if sorted_keys.shape[0] else False
+    grades = qrels["relevance"].to_numpy(dtype=np.int64)[order[position]]
+    labels = np.full(run_keys.shape[0], NOT_JUDGED, dtype=np.int64)
+    labels[found] = np.where(grades[found] >= 0, grades[found], JUDGED_UNJUDGED)
+    return labels
+
+
+def _judged_query_rows(run_queries, judged_queries, query_ids):
+    """Rows of the run whose query has judgments; the others are counted in a warning."""
+    judged = np.zeros(query_ids.shape[0], dtype=bool)
+    judged[judged_queries] = True
+    keep = judged[run_queries]
+    if not keep.any():
+        raise ValueError(
+            "evaluate_run: no query of the run has relevance judgments in the qrels; check "
+            "that both use the same query ids (trec_eval stops here too)."
+        )
+    if not keep.all():
+        unjudged = np.unique(run_queries[~keep])
+        warn_caller(
+            f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
+            f"judgments and were left out, as trec_eval leaves them out (e.g. "
+            f"{query_ids[unjudged[0]]!r}).",
+            UnevaluatedQueriesWarning,
+        )
+    return np.flatnonzero(keep)
+
+
+def _warn_unranked(judged_queries, ranked_queries, query_ids):
+    """Count the judged queries with no retrieved document, left out of the means."""
+    judged = np.unique(judged_queries)
+    missing = judged[~np.isin(judged, ranked_queries)]
+    if missing.shape[0]:
+        warn_caller(
+            f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
+            f"retrieved document and were left out of the means (e.g. "
+            f"{query_ids[missing[0]]!r}); missing_queries='zero' counts them as empty "
+            "rankings (trec_eval -c).",
+            UnevaluatedQueriesWarning,
+        )
+
+
+def _trec_eval_order(pd, run, run_queries, scores, rows):
+    """A permutation of ``rows`` putting the documents of every tie in descending doc id order.
+
+    trec_eval sorts by score, then by document id (byte order), both
+    descending. Only documents that tie with another of their query need
+    the second key: they are sorted among themselves and put back in the
+    places they held, so that within every tie they come in trec_eval's
+    order and the engine's input-order ties (``"first"``) follow it.
+    """
+    frame = pd.DataFrame({"query": run_queries[rows], "score": scores[rows]})
+    tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
+    permutation = np.arange(rows.shape[0])
+    if tied.shape[0]:
+        doc_ids = run["doc_id"].astype(str).to_numpy(dtype=object)[rows[tied]]
+        ordered = pd.DataFrame(
+            {"query": frame["query"].to_numpy()[tied], "score": frame["score"].to_numpy()[tied],
+             "doc": doc_ids}
+        ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
+        permutation[tied] = tied[ordered.index.to_numpy()]
+    return permutation
+
+
+def _first_per_query(queries, scores, max_docs):
+    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's tie order)."""
+    order = np.lexsort((-scores, queries))
+    sorted_queries = queries[order]
+    starts = np.searchsorted(sorted_queries, sorted_queries, side="left")
+    rank = np.arange(order.shape[0]) - starts
+    return np.sort(order[rank < max_docs])

@@ -1,0 +1,272 @@
+"""evaluate_run: a TREC run against its qrels, with trec_eval's conventions.
+
+The reference is trec_eval itself (through pytrec_eval, where it installs) on
+generated runs with string ids, judged documents the run missed, unjudged
+and negatively judged retrieved documents, queries on one side only, graded
+judgments and relevance levels; ``ties="average"`` is checked against the
+mean over every order of the tied documents, each evaluated by trec_eval.
+"""
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+
+from sklearn_rank_metrics import evaluate  # noqa: E402
+from sklearn_rank_metrics.trec import (  # noqa: E402
+    UnevaluatedQueriesWarning,
+    evaluate_run,
+    read_trec_run,
+    write_trec_run,
+)
+
+# Package name -> trec_eval's name, for measures both have.
+TREC_NAMES = {
+    "map": "map",
+    "ndcg": "ndcg",
+    "ndcg@10": "ndcg_cut_10",
+    "ndcg@3": "ndcg_cut_3",
+    "precision@5": "P_5",
+    "precision@30": "P_30",
+    "recall@10": "recall_10",
+    "mrr": "recip_rank",
+    "r_precision": "Rprec",
+    "map@5": "map_cut_5",
+    "hit_rate@5": "success_5",
+}
+
+
+def make_case(seed, *, n_queries=12, ties=False, grades=4, tie_values=4):
+    """A run and qrels with every trec_eval situation, as DataFrames."""
+    rng = np.random.default_rng(seed)
+    run, qrels = [], []
+    for q in range(n_queries):
+        query = f"topic-{q:03d}" if q % 3 else f"Q{q}"
+        pool = [f"doc{rng.integers(0, 10**6)}-{i}" for i in range(30)]
+        retrieved = pool[: rng.integers(1, 25)]
+        for doc in retrieved:
+            score = rng.integers(0, tie_values) / 2 if ties else rng.random()
+            run.append((query, doc, float(score)))
+        # Judge part of the pool: retrieved or not, some negative (unjudged).
+        for doc in rng.choice(pool, size=rng.integers(1, 20), replace=False):
+            qrels.append((query, str(doc), int(rng.integers(-1, grades))))
+    run.append(("no-judgments", "docX", 1.0))  # a run query without qrels
+    qrels.append(("not-retrieved", "docY", 2))  # a judged query the run misses
+    run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    return run, qrels
+
+
+def _nested(frame, value):
+    nested = {}
+    for query, doc, v in zip(frame["query_id"], frame["doc_id"], frame[value]):
+        nested.setdefault(query, {})[doc] = v
+    return nested
+
+
+def trec_eval_values(run, qrels, measures, *, relevance_level=1, judged_only=False):
+    """Per-query values from trec_eval (pytrec_eval), keyed by query then measure."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    wanted, families = set(), {}
+    for measure in measures:
+        family, _, cutoff = TREC_NAMES[measure].rpartition("_")
+        if cutoff.isdigit():
+            families.setdefault(family, set()).add(cutoff)
+        else:
+            wanted.add(TREC_NAMES[measure])
+    wanted |= {f"{family}.{','.join(sorted(cutoffs))}" for family, cutoffs in families.items()}
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        _nested(qrels, "relevance"),
+        wanted,
+        relevance_level=int(relevance_level),
+        judged_docs_only_flag=judged_only,
+    )
+    return evaluator.evaluate(_nested(run, "score"))
+
+
+def assert_matches_trec_eval(results, reference, measures):
+    assert list(results.query_ids) == sorted(reference)
+    for measure in measures:
+        expected = [reference[q][TREC_NAMES[measure]] for q in results.query_ids]
+        np.testing.assert_allclose(results[measure], expected, rtol=1e-12, atol=1e-15)
+
+
+MEASURES = list(TREC_NAMES)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("relevance_level", [1, 2])
+def test_tie_free_run_matches_trec_eval(seed, relevance_level):
+    run, qrels = make_case(seed)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = evaluate_run(
+            qrels, run, metrics=MEASURES, relevance_level=relevance_level, average=None
+        )
+    reference = trec_eval_values(run, qrels, MEASURES, relevance_level=relevance_level)
+    assert_matches_trec_eval(results, reference, MEASURES)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_judged_only_matches_trec_eval_J(seed):
+    run, qrels = make_case(seed)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = evaluate_run(qrels, run, metrics=MEASURES, judged_only=True, average=None)
+    reference = trec_eval_values(run, qrels, MEASURES, judged_only=True)
+    # trec_eval -J still evaluates a query whose retrieved documents are all unjudged.
+    assert_matches_trec_eval(results, reference, MEASURES)
+
+
+def test_judged_documents_the_run_missed_count_in_R_and_the_ideal_dcg():
+    qrels = pd.DataFrame(
+        {"query_id": ["q"] * 4, "doc_id": ["a", "b", "c", "d"], "relevance": [2, 1, 0, 1]}
+    )
+    run = pd.DataFrame({"query_id": ["q", "q", "q"], "doc_id": ["b", "x", "c"],
+                        "score": [3.0, 2.0, 1.0]})  # fmt: skip
+    results = evaluate_run(qrels, run, metrics=["map", "recall@10", "ndcg", "r_precision"])
+    # R = 3 (a, b, d); b is relevant at rank 1.
+    assert results["map"] == pytest.approx(1 / 3)
+    assert results["recall@10"] == pytest.approx(1 / 3)
+    assert results["r_precision"] == pytest.approx(1 / 3)
+    ideal = 2 + 1 / np.log2(3) + 1 / np.log2(4)
+    assert results["ndcg"] == pytest.approx(1 / ideal)
+    # The metric functions see only the retrieved documents: R = 1 there.
+    in_list = evaluate([1, 0, 0], [3.0, 2.0, 1.0], metrics=["map", "ndcg"])
+    assert in_list == {"map": 1.0, "ndcg": pytest.approx(1.0)}
+
+
+def test_unjudged_and_negative_documents_are_not_relevant_at_level_zero():
+    qrels = pd.DataFrame(
+        {"query_id": ["q"] * 3, "doc_id": ["a", "b", "c"], "relevance": [0, -1, 1]}
+    )
+    run = pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["x", "b", "a", "c"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})  # fmt: skip
+    # Level 0: every judged document (a, c) is relevant; x is unjudged, b negative.
+    results = evaluate_run(qrels, run, metrics=["precision@4", "map"], relevance_level=0)
+    assert results["precision@4"] == pytest.approx(2 / 4)
+    assert results["map"] == pytest.approx((1 / 3 + 2 / 4) / 2)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_missing_queries_zero_matches_trec_eval_c(seed):
+    run, qrels = make_case(seed)
+    with pytest.warns(UnevaluatedQueriesWarning, match="no relevance judgments"):
+        results = evaluate_run(qrels, run, metrics=MEASURES, missing_queries="zero", average=None)
+    assert "not-retrieved" in results.query_ids
+    missing = list(results.query_ids).index("not-retrieved")
+    for measure in MEASURES:
+        assert results[measure][missing] == 0.0
+    # The other queries are trec_eval's, and the means count the empty ranking.
+    reference = trec_eval_values(run, qrels, MEASURES)
+    kept = np.array([q != "not-retrieved" for q in results.query_ids])
+    for measure in MEASURES:
+        expected = [reference[q][TREC_NAMES[measure]] for q in results.query_ids[kept]]
+        np.testing.assert_allclose(results[measure][kept], expected, rtol=1e-12)
+        assert results.mean(measure) == pytest.approx(np.sum(expected) / kept.shape[0])
+
+
+def test_missing_queries_are_counted_in_warnings():
+    run, qrels = make_case(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_run(qrels, run, metrics=["map"])
+    messages = [str(w.message) for w in caught if w.category is UnevaluatedQueriesWarning]
+    assert any("1 queries of the run have no relevance judgments" in m for m in messages)
+    assert any("1 of the 13 judged queries have no retrieved document" in m for m in messages)
+
+
+@pytest.mark.parametrize("max_docs", [1, 3, 10])
+def test_max_docs_matches_trec_eval_M(max_docs):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    run, qrels = make_case(3, ties=True)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = evaluate_run(
+            qrels, run, metrics=["map", "precision@5", "ndcg"], ties="trec_eval",
+            max_docs=max_docs, average=None,
+        )  # fmt: skip
+    # pytrec_eval has no -M: cut each query in trec_eval's order (score, then doc id, descending).
+    kept = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    kept = kept.groupby("query_id").head(max_docs)
+    evaluator = pytrec_eval.RelevanceEvaluator(_nested(qrels, "relevance"), {"map", "P.5", "ndcg"})
+    reference = evaluator.evaluate(_nested(kept, "score"))
+    for measure, name in [("map", "map"), ("precision@5", "P_5"), ("ndcg", "ndcg")]:
+        expected = [reference[q][name] for q in results.query_ids]
+        np.testing.assert_allclose(results[measure], expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trec_eval_ties_match_trec_eval_exactly(seed):
+    run, qrels = make_case(seed, ties=True)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = evaluate_run(qrels, run, metrics=MEASURES, ties="trec_eval", average=None)
+    reference = trec_eval_values(run, qrels, MEASURES)
+    assert_matches_trec_eval(results, reference, MEASURES)
+
+
+def _tie_orders(run):
+    """Every run obtained by breaking each tie in one of its orders (distinct scores)."""
+    groups = [list(group.index) for _, group in run.groupby(["query_id", "score"]) if len(group)]
+    for orders in itertools.product(*(itertools.permutations(g) for g in groups)):
+        scores = run["score"].to_numpy(dtype=float).copy()
+        for order in orders:
+            base = scores[order[0]]
+            for step, row in enumerate(order):
+                scores[row] = base + (len(order) - step) * 1e-3
+        yield run.assign(score=scores)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_average_ties_are_the_mean_over_every_order_of_trec_eval(seed):
+    rng = np.random.default_rng(seed)
+    qrels = pd.DataFrame({"query_id": ["q1"] * 5 + ["q2"] * 3,
+                          "doc_id": ["a", "b", "c", "d", "z", "a", "e", "f"],
+                          "relevance": rng.integers(-1, 3, size=8)})  # fmt: skip
+    run = pd.DataFrame({"query_id": ["q1"] * 5 + ["q2"] * 4,
+                        "doc_id": ["a", "b", "c", "x", "d", "a", "e", "f", "g"],
+                        "score": [2.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.5, 0.5]})  # fmt: skip
+    measures = ["map", "ndcg", "ndcg@3", "precision@5", "recall@10", "mrr", "r_precision"]
+    results = evaluate_run(qrels, run, metrics=measures, average=None)
+    per_order = [
+        trec_eval_values(broken, qrels, measures) for broken in _tie_orders(run)
+    ]
+    for measure in measures:
+        expected = [
+            np.mean([values[q][TREC_NAMES[measure]] for values in per_order])
+            for q in results.query_ids
+        ]
+        np.testing.assert_allclose(results[measure], expected, rtol=1e-12, atol=1e-15)
+
+
+def test_files_and_frames_give_the_same_numbers(tmp_path):
+    run, qrels = make_case(1)
+    run_path = tmp_path / "run.txt"
+    write_trec_run(run_path, run["query_id"], run["doc_id"], run["score"], run_name="r")
+    qrels_path = tmp_path / "qrels.txt"
+    qrels_path.write_text(
+        "".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False))
+    )
+    with pytest.warns(UnevaluatedQueriesWarning):
+        from_files = evaluate_run(qrels_path, run_path, metrics=MEASURES)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        from_frames = evaluate_run(qrels, read_trec_run(run_path), metrics=MEASURES)
+    assert from_files == from_frames
+
+
+def test_errors_name_the_argument_and_the_fix():
+    run, qrels = make_case(0)
+    with pytest.raises(ValueError, match="no column 'score'"):
+        evaluate_run(qrels, run.drop(columns="score"))
+    with pytest.raises(ValueError, match="appears 2 times"):
+        evaluate_run(qrels, pd.concat([run, run.iloc[:1]]))
+    with pytest.raises(ValueError, match="no query of the run has relevance judgments"):
+        evaluate_run(qrels.assign(query_id="other"), run)
+    with pytest.raises(ValueError, match="missing_queries"):
+        evaluate_run(qrels, run, missing_queries="all")
+    with pytest.raises(ValueError, match="relevance_level"):
+        evaluate_run(qrels, run, relevance_level=-1)
+    with pytest.raises(ValueError, match="max_docs"):
+        evaluate_run(qrels, run, max_docs=0)
+    with pytest.raises(TypeError, match="a path or a pandas DataFrame"):
+        evaluate_run(qrels, {"q": {"d": 1.0}})
