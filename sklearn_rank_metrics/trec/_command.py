@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import sys
+import warnings
 from dataclasses import dataclass
 
 from .._engine._names import (
@@ -347,7 +348,11 @@ def main(argv=None, stdout=None):
                 "package does not offer",
                 file=sys.stderr,
             )
-        results, run_id, overrides = _evaluate(arguments, columns)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results, run_id, overrides = _evaluate(arguments, columns)
+        for warning in caught:  # one line each, without Python's file and line
+            print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
         report = build_report(columns, results, run_id if prints_runid else None, overrides)
         text = _FORMATS[arguments.format](report, arguments.q, not arguments.n)
     except SystemExit as exit_:  # --help
