@@ -20,8 +20,8 @@ import pytest
 
 pd = pytest.importorskip("pandas")
 
-from sklearn_rank_metrics.trec import read_trec_qrels, read_trec_run  # noqa: E402
-from sklearn_rank_metrics.trec._command import main, trec_columns  # noqa: E402
+from sklearn_rank_metrics.trec import read_trec_qrels, read_trec_run
+from sklearn_rank_metrics.trec._command import main, trec_columns
 
 # trec_eval's "%-22s\t%s\t%6.4f\n" (or "%ld" for a count).
 LINE = re.compile(r"^(?P<name>\S+) *\t(?P<query>\S+)\t(?P<value>-?[0-9]+(?:\.[0-9]{4})?)$")
@@ -241,7 +241,7 @@ def test_subprocess_module_and_help(case):
 
 def test_measure_marking_follows_trec_eval():
     """-m: first parameter list given wins, cutoffs sorted, duplicates dropped, families' defaults."""
-    names = lambda argv: [c.printed for c in trec_columns(argv)[0]]  # noqa: E731
+    names = lambda argv: [c.printed for c in trec_columns(argv)[0]]
     assert names(["P.10,5,10"]) == ["P_5", "P_10"]
     assert names(["P", "P.20"]) == ["P_20"]
     assert names(["P.20", "P.5"]) == ["P_20"]

@@ -457,10 +457,7 @@ def _parse_trec(name, any_case):
     text = name.strip()
     names = {fold(trec_name): trec_name for trec_name in TREC}
     if fold(text) in names:
-        measure = TREC[names[fold(text)]]
-        if measure.params in ("cutoffs", "levels"):
-            return None  # a family: a package name (P, recall) or an error
-        return trec_spec(measure, None, name)
+        return trec_spec(TREC[names[fold(text)]], None, name)  # a family raises
     for trec_name in _TREC_BY_LENGTH:
         measure, prefix = TREC[trec_name], fold(trec_name + "_")
         if measure.params is None or not fold(text).startswith(prefix):
@@ -544,9 +541,12 @@ def _parse_ir(name, any_case):
         return None
     key = _IR_LOWER.get(match.group(1).lower()) if any_case else match.group(1)
     measure = IR_MEASURES.get(key)
-    if measure is None or (measure.at_required and match.group(3) is None):
+    if measure is None:
         return None
-    return measure.spec(name, _ir_arguments(match.group(2), name), match.group(3))
+    arguments = _ir_arguments(match.group(2), name)
+    if measure.at_required and match.group(3) is None and "cutoff" not in arguments:
+        return None  # P alone is the package's precision
+    return measure.spec(name, arguments, match.group(3))
 
 
 # The forms in the order they are tried: ir_measures' names as it spells

@@ -121,13 +121,13 @@ def _raw(measure, spec):
 
 def _trec_number(value, integer):
     """A value as trec_eval prints it: ``%ld`` of the truncated value, else ``%6.4f``."""
-    if integer:
-        return "%ld" % int(value) if math.isfinite(value) else "%6.4f" % value
-    return "%6.4f" % value
+    if integer and math.isfinite(value):
+        return str(int(value))
+    return f"{value:6.4f}"
 
 
 def _line(name, query, value):
-    return "%-22s\t%s\t%s\n" % (name, query, value)
+    return f"{name:<22}\t{query}\t{value}\n"
 
 
 @dataclass(frozen=True)
