@@ -247,7 +247,7 @@ def test_measure_marking_follows_trec_eval():
     assert names(["P.20", "P.5"]) == ["P_20"]
     assert names(["success"]) == ["success_1", "success_5", "success_10"]
     assert names(["recall"])[:2] == ["recall_5", "recall_10"]
-    assert names(["set_F.0.5"]) == ["set_F_0.5"]
+    assert names(["set_F.1"]) == ["set_F_1"]
     # trec_eval prints its level parameters with 2 decimals; the value is kept exactly.
     columns = trec_columns(["Rprec"])[0]
     assert [(c.printed, c.evaluated) for c in columns] == [("Rprec", "Rprec")]

@@ -68,6 +68,7 @@ PLANNED_DEFINITIONS = (
     "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map",
     "gm_bpref", "bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult",
     "set_map", "ndcg_rel", "rndcg", "bing", "g", "utility", "err", "rbp", "rbp_resid", "judged",
+    "unjudged",
 )  # fmt: skip
 
 _PACKAGE_NAMES = {**{name: name for name in PLANNED_DEFINITIONS}, **ALIASES}
@@ -152,6 +153,15 @@ def _option(option):
     return handler
 
 
+def _beta(spec, value, name):
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != 1:
+        raise ValueError(
+            f"beta={value!r} in {name!r} is not available: F is the harmonic mean of "
+            "precision and recall (beta=1)."
+        )
+    return spec
+
+
 def _cutoff_parameter(spec, value, name):
     return replace(spec, k=_cutoff(str(value), name, "P(cutoff=10)"))
 
@@ -225,7 +235,7 @@ _IR_MEASURES = {
     "SetP": IrMeasure("precision", at=None, parameters={"relative": _relative, **_REL}),
     "SetRelP": IrMeasure("recall_cap", at=None, parameters=_REL),
     "SetR": IrMeasure("recall", at=None, parameters={"rel": _rel}),
-    "SetF": IrMeasure("f1", at=None, parameters={"beta": _option("beta"), **_REL}),
+    "SetF": IrMeasure("f1", at=None, parameters={"beta": _beta, **_REL}),
     "SetAP": IrMeasure("set_map", at=None, parameters=_REL),
 }
 # ir_measures' aliases of the same measures.
@@ -267,6 +277,17 @@ def _ir_arguments(text, name):
 def _values_option(option, convert):
     def to_options(values, name):
         return {option: convert(values)}
+
+    return to_options
+
+
+def _only(defaults, what):
+    """Parameters that may only be trec_eval's defaults (no option reads others)."""
+
+    def to_options(values, name):
+        if values != defaults:
+            raise ValueError(f"the parameters in {name!r} are not available: {what}.")
+        return {}
 
     return to_options
 
@@ -336,9 +357,10 @@ TREC_MEASURES = (
         ("0.2", "0.4", "0.6", "0.8", "1.0", "1.2", "1.4", "1.6", "1.8", "2.0"),
         option="multiplier",
     ),
-    TrecMeasure("utility", "utility", "values", to_options=_values_option("weights", tuple)),
+    TrecMeasure("utility", "utility", "values",
+                to_options=_values_option("coefficients", tuple)),
     TrecMeasure("11pt_avg", "iprec_11pt_avg", "values",
-                to_options=_values_option("recall", tuple)),
+                to_options=_only(tuple(i / 10 for i in range(11)), "the 11 levels 0, 0.1, .. 1")),
     TrecMeasure("binG", "bing"),
     TrecMeasure("G", "g", "pairs", to_options=_GAINS),
     TrecMeasure("dcg", "dcg", "pairs", to_options=_GAINS),
@@ -354,7 +376,7 @@ TREC_MEASURES = (
     TrecMeasure("set_relative_P", "recall_cap"),
     TrecMeasure("set_recall", "recall"),
     TrecMeasure("set_map", "set_map"),
-    TrecMeasure("set_F", "f1", "values", to_options=_values_option("beta", lambda v: v[0])),
+    TrecMeasure("set_F", "f1", "values", to_options=_only((1.0,), "F is taken with beta=1")),
     TrecMeasure("num_nonrel_judged_ret", "num_nonrel_judged_ret", integer=True),
     *(TrecMeasure(name, None, reason=_PREFERENCES) for name in (
         "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp",
@@ -367,8 +389,7 @@ TREC_MEASURES = (
     TrecMeasure("yaap", None, reason="yaap is not offered"),
     TrecMeasure("rbp", "rbp", "pairs", to_options=_pairs_option("p")),
     TrecMeasure("rbp_resid", "rbp_resid", "pairs", to_options=_pairs_option("p")),
-    TrecMeasure("unj", None, "cutoffs", ("5", "10", "20"),
-                reason="the share of unjudged documents: use 'judged@k' (1 - unj_k)"),
+    TrecMeasure("unj", "unjudged", "cutoffs", ("5", "10", "20")),
 )  # fmt: skip
 TREC = {measure.name: measure for measure in TREC_MEASURES}
 # Longest first, so that ndcg_cut_10 is read as ndcg_cut, not ndcg.
@@ -421,6 +442,8 @@ def trec_spec(measure, param, name):
     """The spec of trec_eval's ``measure`` with one parameter (None: its bare form)."""
     if measure.definition is None:
         raise ValueError(f"trec_eval's {measure.name!r} is not offered: {measure.reason}.")
+    if measure.definition not in _PACKAGE_NAMES:
+        raise ValueError(f"trec_eval's {measure.name!r} is not offered.")
     spec = MeasureSpec(name, measure.definition)
     spec = spec.with_options(**_TREC_DEFAULT_OPTIONS.get(measure.name, {}))
     if param is None:
@@ -598,6 +621,11 @@ def expand_trec(measure, params, warn_left_out=None):
     return [trec_spec(measure, params, trec_display_name(measure, params))]
 
 
+def offered(measure):
+    """Whether the package computes trec_eval's ``measure``."""
+    return measure.definition in METRICS
+
+
 def trec_set(name, skip_missing):
     """The measures of trec_eval's set ``name`` (``official``, ``all_trec``, ``set``).
 
@@ -608,7 +636,7 @@ def trec_set(name, skip_missing):
     measures, left_out = [], []
     for measure_name in TREC_SETS[name][1:]:
         measure = TREC[measure_name]
-        if measure.definition is None and skip_missing:
+        if not offered(measure) and skip_missing:
             left_out.append(measure_name)
         else:
             measures.append(measure)

@@ -23,6 +23,7 @@ from .._engine._names import (
     TREC_MEASURES,
     TREC_SETS,
     expand_trec,
+    offered,
     parse_name,
     resolve_request,
 )
@@ -90,7 +91,7 @@ def trec_columns(measure_args):
     for measure in TREC_MEASURES:
         if measure.name not in marked or measure.name == "runid":
             continue
-        if measure.definition is None and measure.name not in explicit:
+        if not offered(measure) and measure.name not in explicit:
             left_out.append(measure.name)  # in a set; asked for alone, it raises
             continue
         for spec in expand_trec(measure, params.get(measure.name)):
