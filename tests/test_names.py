@@ -7,6 +7,7 @@ parameters that ir_measures reads from it.
 """
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -290,3 +291,15 @@ def test_scorers_take_every_syntax():
     assert scorers["P_5"](model, X, y, qid=qid) == pytest.approx(
         evaluate(y, scores, qid=qid, metrics=["P_5"], relevance_level=2)["P_5"]
     )
+
+
+def test_name_table_of_the_docs():
+    """Every name of docs/metrics.md's name table gives its row's definition."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text("utf-8")
+    table = text.split("<!-- name table")[1].split("<!-- end of name table")[0]
+    rows = [line.split("|")[1:-1] for line in table.splitlines()[3:]]
+    assert len(rows) >= 30
+    for definition, *cells in rows:
+        for name in re.findall(r"`([^`]+)`", "".join(cells)):
+            name = re.sub(r"(@|_)k$", r"\g<1>10", name)
+            assert parse_name(name).definition == definition.strip(), name
