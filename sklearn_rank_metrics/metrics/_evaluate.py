@@ -64,7 +64,10 @@ def evaluate(
         precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
         r_precision, rc, kendall; aliases: ap, rr, recip_rank, p, f1_score,
         r_cap, hr, hit_rate_query, rprec, r-precision, rank_correlation,
-        kendall_tau. r_precision, rc and kendall take no ``@k``.
+        kendall_tau. r_precision, rc and kendall take no ``@k``. ir_measures'
+        syntax (``"nDCG@10"``, ``"P(rel=2)@5"``) and trec_eval's names
+        (``"ndcg_cut_10"``, ``"P_5"``, lists ``"P.5,10"`` and sets
+        ``"official"``) are read too; ``docs/metrics.md`` lists them.
     qid : array-like of shape (n_documents,), default=None
         Query id of every document (ints or strings, rows in any order).
         Only with 1-D input; None means all documents form one query.
