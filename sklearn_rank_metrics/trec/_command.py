@@ -14,6 +14,7 @@ same values, unrounded, for scripts.
 import argparse
 import json
 import math
+import os
 import sys
 import warnings
 from dataclasses import dataclass
@@ -362,5 +363,12 @@ def main(argv=None, stdout=None):
         message = " ".join(str(error).split())
         print(f"{_PROGRAM}: error: {message}", file=sys.stderr)
         return 2
-    stdout.write(text)
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        if stdout is not sys.stdout:
+            raise
+        # Python's own advice: point stdout at devnull so that the exit's flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
