@@ -30,15 +30,16 @@ MEASURES = ["map", "P.5,10", "recip_rank", "ndcg_cut.5,10", "Rprec", "recall.10"
             "success.1,5", "ndcg", "map_cut.5"]  # fmt: skip
 
 
-def write_case(directory, seed, *, grades=4):
-    """A qrels and a run file (distinct scores) with every trec_eval situation; their paths."""
+def write_case(directory, seed, *, grades=4, ties=False):
+    """A qrels and a run file with every trec_eval situation (``ties``: few score values)."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
     for q in range(9):
         query = f"topic-{q:02d}" if q % 3 else f"Q{q}"
         pool = [f"doc{rng.integers(0, 10**6)}-{i}" for i in range(25)]
         for rank, doc in enumerate(pool[: rng.integers(1, 20)]):
-            run.append(f"{query} Q0 {doc} {rank + 1} {rng.random():.12f} run-{seed}")
+            score = rng.integers(0, 3) / 2 if ties else rng.random()
+            run.append(f"{query} Q0 {doc} {rank + 1} {score:.12f} run-{seed}")
         for doc in rng.choice(pool, size=rng.integers(1, 15), replace=False):
             qrels.append(f"{query} 0 {doc} {rng.integers(-1, grades)}")
     run.append(f"no-judgments Q0 docX 1 1.0 run-{seed}")
@@ -105,6 +106,18 @@ def test_per_query_values_match_trec_eval(case):
         if query == "all":
             expected = np.mean([reference[q][name] for q in reference])
             assert float(value) == pytest.approx(expected, abs=5e-5)
+
+
+def test_tied_scores_ranked_as_trec_eval_ranks_them(tmp_path):
+    """Ties: score, then document id, both descending: per-query values equal trec_eval's."""
+    paths = write_case(str(tmp_path), 5, ties=True)
+    status, out, _ = run_command("-q", *[f"-m{m}" for m in MEASURES], *paths)
+    assert status == 0
+    reference = pytrec_eval_values(*paths, MEASURES)
+    rows = [(n, q, v) for n, q, v in parse(out) if q != "all"]
+    assert len(rows) > 100
+    for name, query, value in rows:
+        assert value == "%6.4f" % reference[query][name], (name, query)
 
 
 def test_lines_come_in_trec_eval_order(case):
