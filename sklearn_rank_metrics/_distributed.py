@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from ._engine._results import GEOMETRIC_FLOOR
 from ._engine._warnings import warn_caller
 from .metrics import evaluate
 
@@ -72,6 +73,7 @@ class Plan:
     metrics: tuple
     n_relevant: dict | None
     options: dict
+    aggregates: dict  # metric name -> "mean", "sum" or "geometric" (QueryResults.aggregate)
 
     @property
     def columns(self):
@@ -105,8 +107,9 @@ def make_plan(columns, *, label, score, qid, metrics, average, sample_weight, n_
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         # The engine's own checks of names and options, on one document.
-        metrics = evaluate([1], [0.0], qid=[0], metrics=metrics, average=None, **options).metrics
-    return Plan(label, score, qid, sample_weight, metrics, n_relevant, dict(options))
+        probe = evaluate([1], [0.0], qid=[0], metrics=metrics, average=None, **options)
+    aggregates = {name: probe.aggregate(name) for name in probe.metrics}
+    return Plan(label, score, qid, sample_weight, probe.metrics, n_relevant, dict(options), aggregates)
 
 
 def evaluate_partition(frame, plan, n_threads):
@@ -175,6 +178,8 @@ def partial_sums(frames, plan):
         weights = frame[column(WEIGHT, name)].to_numpy(dtype=np.float64)
         valid = weights > 0
         values = frame[name].to_numpy(dtype=np.float64)[valid]
+        if plan.aggregates[name] == "geometric":
+            values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
         row[column("weighted_sum", name)] = [math.fsum(values * weights[valid])]
         row[column("weight_sum", name)] = [math.fsum(weights[valid])]
         row[column("queries", name)] = [len(frame)]
@@ -240,7 +245,9 @@ def combine(partials, plan):
             means[name] = float("nan")
             continue
         total = math.fsum(partials[column("weighted_sum", name)].to_numpy(dtype=np.float64))
-        means[name] = total / weight_sum
+        aggregate = plan.aggregates[name]
+        mean = total if aggregate == "sum" else total / weight_sum
+        means[name] = math.exp(mean) if aggregate == "geometric" else mean
     return means
 
 

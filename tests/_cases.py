@@ -9,6 +9,8 @@ import numpy as np
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine._definitions import METRICS
+from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
+from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 
 NAMES = tuple(METRICS)
 GRADED = tuple(name for name, d in METRICS.items() if d.family == "graded")
@@ -16,6 +18,17 @@ BINARY = tuple(name for name, d in METRICS.items() if d.family == "binary")
 PAIRS = tuple(name for name, d in METRICS.items() if d.family == "pairs")
 WHOLE_LIST = tuple(name for name, d in METRICS.items() if not d.takes_cutoff)
 UNBOUNDED = tuple(name for name, d in METRICS.items() if not d.bounded)
+# Values that may be negative.
+SIGNED = ("kendall", "utility")
+
+
+def aggregate_of(name):
+    """How the mean of ``name`` combines queries: "mean", "sum" or "geometric"."""
+    return METRICS[name].aggregate
+
+
+# Exact under ties="average" only where no tie block mixes documents they tell apart.
+SCANNED = tuple(name for name, d in METRICS.items() if d.ties != "all")
 WITH_NO_RELEVANT = tuple(name for name, d in METRICS.items() if "no_relevant" in d.options)
 
 # The public functions, each once (a metric may have none: evaluate computes it).
@@ -31,12 +44,26 @@ CUTOFF_FUNCTIONS = tuple(
 )
 
 
+# Measure parameters the tests give the metrics that need one (the references take them too).
+MEASURE_OPTIONS = {"iprec_at_recall": {"recall": 0.3}, "rprec_mult": {"multiplier": 1.4}}
+
+
 @functools.cache
 def _through_evaluate(name):
-    """A metric without a public function, as one: ``evaluate`` with its name."""
+    """A metric without a public function, as one: ``evaluate`` with its name.
+
+    Metrics with measure parameters (:data:`MEASURE_OPTIONS`) go through the
+    engine's requests, which carry them.
+    """
 
     def score(y_true, y_score, *, k=None, average="mean", **options):
         metric = name if k is None else f"{name}@{k}"
+        if name in MEASURE_OPTIONS:
+            checked = {key: value for key, value in options.items() if key in PARAMETERS}
+            check_parameters("evaluate", average=average, **checked)
+            request = Request(metric, METRICS[name], k, None, tuple(MEASURE_OPTIONS[name].items()))
+            results = evaluate_requests([request], y_true, y_score, **options)
+            return results.mean(metric) if average == "mean" else np.array(results[metric])
         results = srm.evaluate(y_true, y_score, metrics=[metric], average=average, **options)
         return results[metric] if average == "mean" else np.array(results[metric])
 

@@ -35,7 +35,20 @@ BINARY_METRICS = (
     "r_precision",
 )
 PAIR_METRICS = ("rc", "kendall")
-ALL_METRICS = GAIN_METRICS + BINARY_METRICS + PAIR_METRICS
+# trec_eval's measures and the other IR measures; those without a no_relevant
+# convention (counts, utility, the judged shares) are the NO_CONVENTION ones.
+TREC_METRICS = (
+    "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map", "bpref",
+    "gm_bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult", "set_map", "bing",
+    "utility", "err", "rbp", "rbp_resid", "judged", "unjudged",
+)  # fmt: skip
+SUMMED = ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
+GEOMETRIC = ("gm_map", "gm_bpref")  # exp(mean(log(max(v, 1e-5)))), as trec_eval
+NO_CONVENTION = (
+    "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
+    "rbp_resid", "judged", "unjudged",
+)  # fmt: skip
+ALL_METRICS = GAIN_METRICS + BINARY_METRICS + PAIR_METRICS + TREC_METRICS
 MAX_TIE_BLOCK = 7
 
 
@@ -154,6 +167,140 @@ def agreement_of(ranked):
     return agree / (n * (n - 1) / 2)
 
 
+# ------------------------------------ trec_eval's loops, transcribed from its C source
+# Labels: >= 0 judged, -1 not in the qrels, -2 in the qrels with a negative judgment.
+def bpref_of(ranked, level, R, N):
+    """m_bpref.c: N is the number of judged non-relevant documents of the query."""
+    nonrel_so_far, total = 0, 0.0
+    for x in ranked:
+        if x < 0:
+            continue
+        if x < level:
+            nonrel_so_far += 1
+        elif nonrel_so_far > 0:
+            total += 1.0 - min(nonrel_so_far, R) / min(N, R)
+        else:
+            total += 1.0
+    return total / R
+
+
+def infap_of(ranked, level, R):
+    """m_infap.c."""
+    nonrel = rel = unjudged = 0
+    total = 0.0
+    for j, x in enumerate(ranked):
+        if x == -1:
+            continue
+        if x < 0:
+            unjudged += 1
+            continue
+        if x < level:
+            nonrel += 1
+            continue
+        rel += 1
+        if j == 0:
+            total += 1.0
+        else:
+            fj = float(j)
+            total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((rel - 1 + nonrel + unjudged) / fj) * (
+                (rel - 1 + 0.00001) / (rel - 1 + nonrel + 2 * 0.00001)
+            )
+    return total / R
+
+
+def c_lround(x):
+    whole = math.floor(x)
+    return whole + (1 if x - whole >= 0.5 else 0)
+
+
+def trec_v9_cut(x):
+    """trec_eval 9's cutoff of a recall level: ``(long) (x + 0.9)``."""
+    return int(x + 0.9)
+
+
+def iprec_of(ranked, level, R, recalls, cut=c_lround):
+    """m_iprec_at_recall.c (trec_eval 10; ``cut=trec_v9_cut`` for trec_eval 9): one value per level."""
+    cutoffs = [cut(r * R) for r in recalls]
+    num_ret = len(ranked)
+    num_rel_ret = sum(1 for x in ranked if x >= level)
+    values = [0.0] * len(recalls)
+    current = len(recalls) - 1
+    while current >= 0 and cutoffs[current] > num_rel_ret:
+        current -= 1
+    int_precis = num_rel_ret / num_ret if num_ret else 0.0
+    rel_so_far = num_rel_ret
+    i = num_ret
+    while i > 0 and rel_so_far > 0:
+        int_precis = max(int_precis, rel_so_far / i)
+        if ranked[i - 1] >= level:
+            while current >= 0 and rel_so_far == cutoffs[current]:
+                values[current] = int_precis
+                current -= 1
+            rel_so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = int_precis
+        current -= 1
+    return values
+
+
+def rprec_mult_of(ranked, level, R, multiplier):
+    """m_Rprec_mult.c, one multiplier."""
+    c = int(multiplier * R + 0.9)
+    if c == 0:
+        return 0.0
+    return sum(1 for x in ranked[:c] if x >= level) / c
+
+
+def bing_of(ranked, level, R):
+    """m_binG.c."""
+    rel_so_far, total = 0, 0.0
+    for i, x in enumerate(ranked):
+        if x >= level:
+            rel_so_far += 1
+            total += 1.0 / math.log2(3 + i - rel_so_far)
+    return total / R
+
+
+def err_of(ranked, k, max_grade=4):
+    """Chapelle et al. 2009: a user stops at each document with probability R(grade)."""
+    going_on, total = 1.0, 0.0
+    for r, x in enumerate(ranked[: cutoff(k, len(ranked))], start=1):
+        stop = (2.0 ** max(x, 0) - 1) / 2.0**max_grade
+        total += going_on * stop / r
+        going_on *= 1 - stop
+    return total
+
+
+def rbp_of(ranked, k, level, p=0.9):
+    return (1 - p) * sum(p**i for i, x in enumerate(ranked[: cutoff(k, len(ranked))]) if x >= level)
+
+
+def rbp_resid_of(ranked, p=0.9):
+    """m_rbp_resid.c."""
+    if not any(x < 0 for x in ranked):
+        return 0.0
+    return p ** len(ranked) + (1 - p) * sum(p**i for i, x in enumerate(ranked) if x < 0)
+
+
+def judged_of(ranked, k):
+    """ir_measures' Judged@k: judged documents of the top min(k, n), over min(k, n)."""
+    top = ranked[: cutoff(k, len(ranked))]
+    return sum(1 for x in top if x >= 0) / len(top)
+
+
+def unjudged_of(ranked, k):
+    """m_unjudged.c: unjudged documents of the top k, over k."""
+    return sum(1 for x in ranked[: cutoff(k, len(ranked))] if x < 0) / cutoff(k, len(ranked))
+
+
+def utility_of(ranked, level, R, coefficients=(1.0, -1.0, 0.0, 0.0), num_docs=0):
+    a = sum(1 for x in ranked if x >= level)
+    n = len(ranked)
+    u1, u2, u3, u4 = coefficients
+    return u1 * a + u2 * (n - a) + u3 * (R - a) + u4 * (num_docs + a - n - R)
+
+
 # ------------------------------------------------ rank correlation, directly
 def rc_pairs(labels, scores, ties="average"):
     """RC from the pair rule: equal labels agree; tied scores with different
@@ -245,8 +392,13 @@ def query_value(
     relevance_level=1,
     R_given=None,
     no_relevant="zero",
+    recall=0.5,
+    multiplier=1.0,
 ):
-    """Value of one query (labels/scores in any order), NaN if skipped/undefined."""
+    """Value of one query (labels/scores in any order), NaN if skipped/undefined.
+
+    ``recall`` and ``multiplier``: the options of iprec_at_recall and rprec_mult.
+    """
     labels = tuple(float(x) for x in labels)
     scores = tuple(float(x) for x in scores)
 
@@ -255,17 +407,31 @@ def query_value(
     if metric == "rc":
         return _expect(labels, scores, ties, agreement_of)
 
-    if metric in GAIN_METRICS:
-        no_rel = all(x == 0 for x in labels)
+    lv = relevance_level
+    R_in = sum(1 for x in labels if x >= lv)
+    R = R_in if R_given is None else R_given
+    N = sum(1 for x in labels if 0 <= x < lv)
+    if metric in NO_CONVENTION:
+        f = {
+            "num_q": lambda r: 1.0,
+            "num_ret": lambda r: float(len(r)),
+            "num_rel": lambda r: float(R),
+            "num_rel_ret": lambda r: float(hits_of(r, None, lv)),
+            "num_nonrel_judged_ret": lambda r: float(N),
+            "utility": lambda r: utility_of(r, lv, R),
+            "rbp_resid": rbp_resid_of,
+            "judged": lambda r: judged_of(r, k),
+            "unjudged": lambda r: unjudged_of(r, k),
+        }[metric]
+        return _expect(labels, scores, ties, f)
+    if metric in GAIN_METRICS or metric == "err":
+        no_rel = all(x <= 0 for x in labels)
     else:
-        R_in = sum(1 for x in labels if x >= relevance_level)
-        R = R_in if R_given is None else R_given
         assert R >= R_in
         no_rel = R == 0
     if no_rel:
         return {"zero": 0.0, "one": 1.0, "skip": math.nan}[no_relevant]
 
-    lv = relevance_level
     if metric == "dcg":
         f = lambda r: dcg_of(r, k, gain)  # noqa: E731
     elif metric == "ndcg":
@@ -291,6 +457,26 @@ def query_value(
         f = lambda r: hit_item_of(r, k, lv)  # noqa: E731
     elif metric == "r_precision":
         f = lambda r: r_precision_of(r, lv, R)  # noqa: E731
+    elif metric == "gm_map":
+        f = lambda r: ap_of(r, k, lv, R)  # noqa: E731
+    elif metric in ("bpref", "gm_bpref"):
+        f = lambda r: bpref_of(r, lv, R, N)  # noqa: E731
+    elif metric == "infap":
+        f = lambda r: infap_of(r, lv, R)  # noqa: E731
+    elif metric == "iprec_at_recall":
+        f = lambda r: iprec_of(r, lv, R, [recall])[0]  # noqa: E731
+    elif metric == "iprec_11pt_avg":
+        f = lambda r: sum(iprec_of(r, lv, R, [i / 10 for i in range(11)])) / 11  # noqa: E731
+    elif metric == "rprec_mult":
+        f = lambda r: rprec_mult_of(r, lv, R, multiplier)  # noqa: E731
+    elif metric == "set_map":
+        f = lambda r: hits_of(r, None, lv) ** 2 / (len(r) * R)  # noqa: E731
+    elif metric == "bing":
+        f = lambda r: bing_of(r, lv, R)  # noqa: E731
+    elif metric == "err":
+        f = lambda r: err_of(r, k)  # noqa: E731
+    elif metric == "rbp":
+        f = lambda r: rbp_of(r, k, lv)  # noqa: E731
     else:
         raise ValueError(metric)
     return _expect(labels, scores, ties, f)
@@ -339,8 +525,13 @@ def reference(
     no_relevant="zero",
     sample_weight=None,
     average="mean",
+    **options,
 ):
-    """Brute-force value of ``metric`` on the whole input, as the package returns it."""
+    """Brute-force value of ``metric`` on the whole input, as the package returns it.
+
+    ``options``: the measure's parameters (``recall``, ``multiplier``).
+    Counts are summed and ``gm_*`` averaged geometrically, as trec_eval does.
+    """
     values, weights = [], []
     for q, labels, scores, w in group_queries(y_true, y_score, qid, sample_weight):
         R_given = None if n_relevant is None else n_relevant.get(q)
@@ -354,6 +545,7 @@ def reference(
             relevance_level=relevance_level,
             R_given=R_given,
             no_relevant=no_relevant,
+            **options,
         )
         if metric == "hit_rate_item":
             w = w * min(cutoff(k, len(labels)), len(labels))  # pooled mean
@@ -364,9 +556,13 @@ def reference(
     num = den = 0.0
     for v, w in zip(values, weights):
         if not math.isnan(v) and w > 0:
-            num += w * v
+            num += w * (math.log(max(v, 1e-5)) if metric in GEOMETRIC else v)
             den += w
-    return math.nan if den == 0 else num / den
+    if den == 0:
+        return math.nan
+    if metric in SUMMED:
+        return num
+    return math.exp(num / den) if metric in GEOMETRIC else num / den
 
 
 # --------------------------------------------------------- random inputs

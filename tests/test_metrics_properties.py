@@ -17,6 +17,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 from _cases import (
     BINARY, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of, shuffled_rows,
 )
+from _cases import MEASURE_OPTIONS, SCANNED, SIGNED, aggregate_of
 from _reference import reference
 
 TIES = ("average", "optimistic", "pessimistic", "first")
@@ -63,7 +64,8 @@ def flat_rankings(draw, max_docs=30, max_queries=5):
 def metric_calls(draw, allow_no_relevant=True):
     """(metric, keyword arguments) of one call, without the data."""
     _, metric, extra = draw(st.sampled_from(VARIANTS))
-    kwargs = dict(extra, ties=draw(st.sampled_from(TIES)))
+    # Measures without a closed form under ties raise for ties="average" on mixed blocks.
+    kwargs = dict(extra, ties=draw(st.sampled_from(TIES[1:] if metric in SCANNED else TIES)))
     if metric not in WHOLE_LIST:
         kwargs["k"] = draw(st.sampled_from([None, 1, 2, 3, 5, 10, 50]))
     if metric in BINARY:
@@ -154,6 +156,7 @@ def test_label_scaling(data, call, factor):
     labels, scores, qid = data
     metric, kwargs = call
     assume(metric not in UNBOUNDED and kwargs.get("gain") != "exponential")
+    assume(metric != "err")  # its stopping probabilities are exponential in the grade
     scaled_kwargs = dict(kwargs)
     if "relevance_level" in kwargs:
         scaled_kwargs["relevance_level"] = kwargs["relevance_level"] * factor
@@ -171,10 +174,12 @@ def test_bounds(data, call):
     metric, kwargs = call
     values = per_query(metric, labels, scores, qid, **kwargs)
     values = values[~np.isnan(values)]
-    if metric in UNBOUNDED:
-        assert (values >= 0).all()
-    elif metric == "kendall":
+    if metric == "kendall":
         assert (values >= -1 - 1e-12).all() and (values <= 1 + 1e-12).all()
+    elif metric in SIGNED:
+        assert np.isfinite(values).all()  # utility counts non-relevant documents negatively
+    elif metric in UNBOUNDED:
+        assert (values >= 0).all()
     else:
         assert (values >= 0).all() and (values <= 1 + 1e-12).all(), values
 
@@ -184,10 +189,15 @@ def test_bounds(data, call):
 def test_ties_optimistic_ge_average_ge_pessimistic(data, call):
     labels, scores, qid = data
     metric, kwargs = call
+    modes = TIES[1:] if metric in SCANNED else TIES
     values = {
-        ties: per_query(metric, labels, scores, qid, **dict(kwargs, ties=ties)) for ties in TIES
+        ties: per_query(metric, labels, scores, qid, **dict(kwargs, ties=ties)) for ties in modes
     }
-    if metric == "kendall":
+    if metric in SCANNED:
+        ok = ~np.isnan(values["first"])
+        assert (values["optimistic"][ok] >= values["first"][ok] - 1e-12).all()
+        assert (values["first"][ok] >= values["pessimistic"][ok] - 1e-12).all()
+    elif metric == "kendall":
         # tau-b has its own tie correction: ``ties`` does not apply
         for ties in TIES:
             assert values[ties] == approx(values["average"])
@@ -220,6 +230,7 @@ def test_first_is_the_order_of_tie_free_scores_broken_by_row(data, call):
     """``ties="first"`` equals any mode on scores whose ties are broken by row, earlier higher."""
     labels, scores, qid = data
     metric, kwargs = call
+    assume(metric != "kendall")  # tau-b counts tied scores as ties whatever ``ties`` says
     order = np.lexsort((np.arange(len(scores)), -np.asarray(scores, dtype=float)))
     distinct = np.empty(len(scores))
     distinct[order] = -np.arange(len(scores), dtype=float)  # rank 1 gets the highest score
@@ -240,7 +251,11 @@ def test_first_averaged_over_every_row_order_is_average(data, call):
     first = per_query(
         metric, np.asarray(labels)[rows], np.asarray(scores)[rows], qid, **dict(kwargs, ties="first")
     )
-    average = per_query(metric, labels, scores, [0] * len(labels), **dict(kwargs, ties="average"))
+    try:
+        average = per_query(metric, labels, scores, [0] * len(labels), **dict(kwargs, ties="average"))
+    except ValueError as error:  # no closed form for these ties: the error is the answer
+        assert metric in SCANNED and "ties='first'" in str(error), error
+        assume(False)
     assert np.atleast_1d(np.mean(first)) == approx(average)
 
 
@@ -349,6 +364,10 @@ def test_mean_is_nanmean_of_per_query_values(data, call):
         expected = np.sum(values[ok] * pool[ok]) / np.sum(pool[ok]) if ok.any() else math.nan
     elif np.isnan(values).all():
         expected = math.nan
+    elif aggregate_of(metric) == "sum":
+        expected = float(np.nansum(values))
+    elif aggregate_of(metric) == "geometric":
+        expected = math.exp(np.nanmean(np.log(np.maximum(values, 1e-5))))
     else:
         expected = float(np.nanmean(values))
     assert mean == approx(expected)
@@ -359,6 +378,7 @@ def test_mean_is_nanmean_of_per_query_values(data, call):
 def test_all_equal_weights_equal_unweighted(data, call):
     labels, scores, qid = data
     metric, kwargs = call
+    assume(aggregate_of(metric) != "sum")  # a count is summed: weight 2.5 counts 2.5 times
     func = function_of(metric)
     assert quiet(func, labels, scores, qid=qid, sample_weight=[2.5] * len(labels), **kwargs) == approx(
         quiet(func, labels, scores, qid=qid, **kwargs)
@@ -372,5 +392,5 @@ def test_matches_bruteforce_reference(data, call):
     labels, scores, qid = data
     metric, kwargs = call
     assert per_query(metric, labels, scores, qid, **kwargs) == approx(
-        reference(metric, labels, scores, qid=qid, average=None, **kwargs)
+        reference(metric, labels, scores, qid=qid, average=None, **kwargs, **MEASURE_OPTIONS.get(metric, {}))
     )

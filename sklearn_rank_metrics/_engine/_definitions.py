@@ -17,16 +17,25 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._kernels import (
+    CascadeGain,
+    Counted,
+    CountInList,
     ExpectedGain,
+    GeometricGain,
     HasGain,
     HitProbability,
     Hits,
     HitsAtR,
     IdealGain,
+    InferredPrecisionSum,
+    InterpolatedPrecision,
+    NonrelevantDiscountSum,
     PairCounts,
     PrecisionSum,
+    PreferenceSum,
     ReciprocalRank,
     RelevantInList,
+    multiple_of_r,
 )
 from ._results import QueryValues
 
@@ -37,6 +46,8 @@ FAMILY_OPTIONS = {
     "graded": ("gain", "ties", "no_relevant"),
     "binary": ("relevance_level", "n_relevant", "ties", "no_relevant"),
     "pairs": ("ties",),
+    # Counts and shares defined for every query (num_rel, judged@k, utility): no no_relevant.
+    "counts": ("relevance_level", "n_relevant", "ties"),
 }
 
 
@@ -114,29 +125,38 @@ class GainSum(Computation):
         return QueryValues(values, no_relevant=~has_gain)
 
 
+def _no_totals(level):
+    return ()
+
+
 @dataclass(frozen=True)
 class Binary(Computation):
     """A metric of binary relevance: one ranked quantity combined with the relevant totals.
 
     ``ranked(k, level)`` makes the ranked quantity; ``combine(value, total,
     cutoffs, query_sizes)`` returns the per-query values, or ``(values,
-    pool_weights)`` for a pooled mean.
+    pool_weights)`` for a pooled mean. ``totals(level)`` names further
+    order-free totals the ranked quantity reads (bpref's judged non-relevant
+    documents), so that they are counted over the judged documents.
     """
 
     ranked: Callable
     combine: Callable
+    totals: Callable = _no_totals
+    about_relevant: bool = True  # False: defined without relevant documents (judged@k)
 
     def needs(self, evaluation, request):
         level = self.level(evaluation, request)
-        return self.ranked(request.k, level), RelevantInList(level)
+        return self.ranked(request.k, level), RelevantInList(level), *self.totals(level)
 
     def finalize(self, evaluation, request):
-        value, _ = self.values(evaluation, request)
+        value = self.values(evaluation, request)[0]
         total = evaluation.total_relevant(self.level(evaluation, request))
         cutoffs = evaluation.cutoffs(request.k)
         combined = self.combine(value, total, cutoffs, evaluation.rq.query_sizes)
         values, pool_weights = combined if isinstance(combined, tuple) else (combined, None)
-        return QueryValues(values, no_relevant=total == 0, pool_weights=pool_weights)
+        no_relevant = total == 0 if self.about_relevant else None
+        return QueryValues(values, no_relevant=no_relevant, pool_weights=pool_weights)
 
 
 @dataclass(frozen=True)
@@ -166,6 +186,167 @@ class PairAgreement(Computation):
                 values = np.where(pairs > 0, agreeing / pairs, np.nan)
                 reason = "a single document"
         return QueryValues(values, undefined_reason=reason)
+
+
+def _option(request, name, default, valid, what):
+    """A measure parameter of the request, checked: a ValueError naming it and its range."""
+    value = request.option(name, default)
+    try:
+        ok = valid(float(value))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{request.name}: {name} must be {what}, got {value!r}.")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class Count(Computation):
+    """A count per query, as trec_eval's ``num_*`` measures (summed over queries).
+
+    ``what``: "queries" (1 each), "retrieved" (the list's documents),
+    "relevant" (R), or a ranked quantity of the whole list made by
+    ``ranked(level)`` (relevant or judged non-relevant documents retrieved).
+    """
+
+    what: object
+
+    def needs(self, evaluation, request):
+        level = self.level(evaluation, request)
+        ranked = (self.what(level),) if callable(self.what) else ()
+        return (*ranked, RelevantInList(level))
+
+    def finalize(self, evaluation, request):
+        sizes = evaluation.rq.query_sizes
+        if self.what == "queries":
+            values = np.ones(sizes.shape[0])
+        elif self.what == "retrieved":
+            values = sizes.astype(np.float64)
+        elif self.what == "relevant":
+            values = evaluation.total_relevant(self.level(evaluation, request)).astype(np.float64)
+        else:
+            values = self.values(evaluation, request)[0]
+        return QueryValues(values)
+
+
+@dataclass(frozen=True)
+class AtMultipleOfR(Computation):
+    """Precision at ``c = floor(multiplier R + 0.9)`` documents (trec_eval ``Rprec_mult``)."""
+
+    def needs(self, evaluation, request):
+        level = self.level(evaluation, request)
+        multiplier = _option(request, "multiplier", 1.0, lambda m: m > 0, "a number above 0")
+        return HitsAtR(level, multiplier), RelevantInList(level)
+
+    def finalize(self, evaluation, request):
+        hits, total = self.values(evaluation, request)
+        total = evaluation.total_relevant(self.level(evaluation, request))
+        cutoffs = multiple_of_r(total, self.needs(evaluation, request)[0].multiplier)
+        return QueryValues(_ratio(hits, cutoffs), no_relevant=total == 0)
+
+
+@dataclass(frozen=True)
+class Utility(Computation):
+    """trec_eval's set utility ``u1 a + u2 b + u3 c + u4 d`` of the retrieved set.
+
+    a: relevant retrieved, b: non-relevant retrieved, c: relevant not
+    retrieved, d: ``num_docs`` (the collection's size) minus the others.
+    """
+
+    def needs(self, evaluation, request):
+        level = self.level(evaluation, request)
+        return Hits(None, level), RelevantInList(level)
+
+    def finalize(self, evaluation, request):
+        hits, _ = self.values(evaluation, request)
+        total = evaluation.total_relevant(self.level(evaluation, request))
+        retrieved = evaluation.rq.query_sizes
+        weights = request.option("coefficients", (1.0, -1.0, 0.0, 0.0))
+        if len(weights) != 4:
+            raise ValueError(
+                f"{request.name}: coefficients must be 4 numbers (retrieved relevant, retrieved "
+                f"non-relevant, missed relevant, rest), got {weights!r}."
+            )
+        n_docs = _option(request, "num_docs", 0, lambda n: n >= 0, "a number of documents >= 0")
+        u1, u2, u3, u4 = (float(w) for w in weights)
+        values = (
+            u1 * hits
+            + u2 * (retrieved - hits)
+            + u3 * (total - hits)
+            + u4 * (n_docs + hits - retrieved - total)
+        )
+        return QueryValues(values)
+
+
+@dataclass(frozen=True)
+class RankBiased(Computation):
+    """RBP ``(1 - p) sum_i rel_i p**(i - 1)``, or its residual (``residual``)."""
+
+    residual: bool
+
+    def _persistence(self, request):
+        return _option(request, "p", 0.9, lambda p: 0 < p < 1, "a persistence in (0, 1)")
+
+    def needs(self, evaluation, request):
+        p = self._persistence(request)
+        level = self.level(evaluation, request)
+        if self.residual:
+            return GeometricGain(None, p, -np.inf, 0.0), Counted(None, -np.inf, 0.0)
+        return GeometricGain(request.k, p, level, np.inf), RelevantInList(level)
+
+    def finalize(self, evaluation, request):
+        p = self._persistence(request)
+        weighted, other = self.values(evaluation, request)
+        if self.residual:
+            # The unjudged documents' weight and all of the weight below the list.
+            tail = np.power(p, evaluation.rq.query_sizes.astype(np.float64))
+            return QueryValues(np.where(other > 0, tail + (1.0 - p) * weighted, 0.0))
+        total = evaluation.total_relevant(self.level(evaluation, request))
+        return QueryValues((1.0 - p) * weighted, no_relevant=total == 0)
+
+
+@dataclass(frozen=True)
+class Cascade(Computation):
+    """ERR@k (Chapelle et al. 2009), grades up to the option ``max_grade`` (default 4)."""
+
+    def needs(self, evaluation, request):
+        max_grade = _option(request, "max_grade", 4, lambda g: g > 0, "a grade above 0")
+        return CascadeGain(request.k, max_grade), HasGain()
+
+    def finalize(self, evaluation, request):
+        value, has_gain = self.values(evaluation, request)
+        return QueryValues(value, no_relevant=~has_gain)
+
+
+def _recall_level(request):
+    return _option(request, "recall", None, lambda r: 0 <= r <= 1, "a recall level in [0, 1]")
+
+
+# trec_eval's recall levels of 11pt_avg and iprec_at_recall.
+ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+
+
+@dataclass(frozen=True)
+class Interpolated(Computation):
+    """Interpolated precision at the option ``recall``, or averaged over 11 levels (``eleven``)."""
+
+    eleven: bool
+
+    def needs(self, evaluation, request):
+        level = self.level(evaluation, request)
+        recalls = ELEVEN_POINTS if self.eleven else (_recall_level(request),)
+        return (*(InterpolatedPrecision(r, level) for r in recalls), RelevantInList(level))
+
+    def finalize(self, evaluation, request):
+        *precisions, _ = self.values(evaluation, request)
+        total = evaluation.total_relevant(self.level(evaluation, request))
+        if not self.eleven:
+            return QueryValues(precisions[0], no_relevant=total == 0)
+        # Summed from the highest recall level down, as trec_eval adds them.
+        values = np.zeros(total.shape[0])
+        for precision in precisions[::-1]:
+            values = values + precision
+        return QueryValues(values / len(precisions), no_relevant=total == 0)
 
 
 # How each binary metric combines its ranked quantity with the relevant totals.
@@ -200,6 +381,45 @@ def _hits_at_r(k, level):
     return HitsAtR(level)
 
 
+def _over_list(counted, total, cutoffs, query_sizes):
+    return _ratio(counted, np.minimum(cutoffs, query_sizes))
+
+
+def _set_map(hits, total, cutoffs, query_sizes):
+    # Whole lists: the hits are a count, whatever the order, so the square is exact.
+    return _ratio(hits * hits, query_sizes * total)
+
+
+def _judged(k, level):
+    return Counted(k, 0.0, np.inf)
+
+
+def _unjudged(k, level):
+    return Counted(k, -np.inf, 0.0)
+
+
+def _judged_nonrelevant(level):
+    return (CountInList(0.0, level),)
+
+
+def _tied(what):
+    """The documentation's tie note of a measure without a closed form under ties."""
+    return f"all; `average` only where no tie block mixes {what} (else an error)"
+
+
+def _relevant_retrieved(level):
+    return Hits(None, level)
+
+
+def _judged_nonrelevant_retrieved(level):
+    return Counted(None, 0.0, level)
+
+
+def _whole_list(quantity):
+    """A ranked quantity of the whole list (the set measures), made from its level."""
+    return lambda k, level: quantity(level)
+
+
 @dataclass(frozen=True)
 class MetricDefinition:
     """A named ranking metric.
@@ -208,7 +428,7 @@ class MetricDefinition:
     ----------
     name : str
         Name in :func:`evaluate` and the scorers, e.g. ``"ndcg"``.
-    family : {"graded", "binary", "pairs"}
+    family : {"graded", "binary", "pairs", "counts"}
         What the value depends on; decides the options it takes.
     computation : Computation
         The quantities it needs and how it combines them.
@@ -227,6 +447,16 @@ class MetricDefinition:
         One query's value, for the documentation's metric table.
     matches : str
         Reference tools giving the same numbers.
+    aggregate : {"mean", "sum", "geometric"}
+        How :meth:`QueryResults.mean` combines the queries: the mean, the sum
+        (counts, as trec_eval's summary line), or the geometric mean
+        ``exp(mean(log(max(v, 1e-5))))`` (trec_eval's ``gm_map``).
+    integer : bool
+        Whether the value is a count (printed as an integer).
+    ties : str
+        The tie modes that are exact, for the documentation: "all", or a
+        sentence saying when ``ties="average"`` is (the measures that have no
+        closed form for their expectation over tied orderings).
     """
 
     name: str
@@ -239,6 +469,9 @@ class MetricDefinition:
     fixed_options: dict = field(default_factory=dict)
     formula: str = ""
     matches: str = ""
+    aggregate: str = "mean"
+    integer: bool = False
+    ties: str = "all"
 
     @property
     def options(self):
@@ -374,6 +607,199 @@ _DEFINITIONS = (
         fixed_options={"method": "kendall"},
         formula="Kendall's tau-b between labels and scores",
         matches="`scipy.stats.kendalltau`",
+    ),
+    # ------------------------------------------------ trec_eval's measures
+    MetricDefinition(
+        "num_q",
+        "counts",
+        Count("queries"),
+        takes_cutoff=False,
+        bounded=False,
+        aggregate="sum",
+        integer=True,
+        formula="1 per query; summed over queries",
+        matches="trec_eval `num_q`",
+    ),
+    MetricDefinition(
+        "num_ret",
+        "counts",
+        Count("retrieved"),
+        takes_cutoff=False,
+        bounded=False,
+        aggregate="sum",
+        integer=True,
+        formula="documents retrieved; summed over queries",
+        matches="trec_eval `num_ret`",
+    ),
+    MetricDefinition(
+        "num_rel",
+        "counts",
+        Count("relevant"),
+        takes_cutoff=False,
+        bounded=False,
+        aggregate="sum",
+        integer=True,
+        formula="`R`, relevant documents (judged, retrieved or not); summed over queries",
+        matches="trec_eval `num_rel`",
+    ),
+    MetricDefinition(
+        "num_rel_ret",
+        "counts",
+        Count(_relevant_retrieved),
+        takes_cutoff=False,
+        bounded=False,
+        aggregate="sum",
+        integer=True,
+        formula="relevant documents retrieved; summed over queries",
+        matches="trec_eval `num_rel_ret`",
+    ),
+    MetricDefinition(
+        "num_nonrel_judged_ret",
+        "counts",
+        Count(_judged_nonrelevant_retrieved),
+        takes_cutoff=False,
+        bounded=False,
+        aggregate="sum",
+        integer=True,
+        formula="judged non-relevant documents (0 <= label < level) retrieved; summed",
+        matches="trec_eval `num_nonrel_judged_ret`",
+    ),
+    MetricDefinition(
+        "gm_map",
+        "binary",
+        Binary(PrecisionSum, _over_total),
+        aliases=("gm_ap",),
+        aggregate="geometric",
+        formula="AP per query; mean `exp(mean(log(max(AP, 1e-5))))`",
+        matches="trec_eval `gm_map`",
+    ),
+    MetricDefinition(
+        "bpref",
+        "binary",
+        Binary(_whole_list(PreferenceSum), _over_total, _judged_nonrelevant),
+        takes_cutoff=False,
+        formula="`(1 / R) sum_{judged relevant r} (1 - min(n_r, R) / min(N, R))`, `n_r` judged "
+        "non-relevant documents above `r` (the term is 1 where `n_r = 0`), N all judged "
+        "non-relevant ones; unjudged documents skipped",
+        matches="trec_eval `bpref`",
+        ties=_tied("relevant and judged non-relevant documents"),
+    ),
+    MetricDefinition(
+        "gm_bpref",
+        "binary",
+        Binary(_whole_list(PreferenceSum), _over_total, _judged_nonrelevant),
+        takes_cutoff=False,
+        aggregate="geometric",
+        formula="bpref per query; mean `exp(mean(log(max(bpref, 1e-5))))`",
+        matches="trec_eval `gm_bpref`",
+        ties=_tied("relevant and judged non-relevant documents"),
+    ),
+    MetricDefinition(
+        "infap",
+        "binary",
+        Binary(_whole_list(InferredPrecisionSum), _over_total),
+        takes_cutoff=False,
+        formula="`(1 / R) sum_{judged relevant at 0-based rank j}` (1 at `j = 0`, else "
+        "`1/(j+1) + j/(j+1) (r+n+u)/j (r+eps)/(r+n+2eps)`), `r, n, u` the relevant, judged "
+        "non-relevant and pooled unjudged (label -2) documents above, `eps = 1e-5`",
+        matches="trec_eval `infAP`",
+        ties=_tied("a relevant document with any other"),
+    ),
+    MetricDefinition(
+        "iprec_at_recall",
+        "binary",
+        Interpolated(eleven=False),
+        takes_cutoff=False,
+        formula="highest precision at the rank of the `round(recall R)`-th relevant document or below "
+        "(option `recall` in [0, 1]); 0 where the run holds fewer relevant documents",
+        matches="trec_eval 10 `iprec_at_recall`",
+        ties=_tied("relevant and non-relevant documents"),
+    ),
+    MetricDefinition(
+        "iprec_11pt_avg",
+        "binary",
+        Interpolated(eleven=True),
+        takes_cutoff=False,
+        aliases=("eleven_point_average",),
+        formula="mean of iprec_at_recall at recall 0, 0.1, ..., 1",
+        matches="trec_eval 10 `11pt_avg`",
+        ties=_tied("relevant and non-relevant documents"),
+    ),
+    MetricDefinition(
+        "rprec_mult",
+        "binary",
+        AtMultipleOfR(),
+        takes_cutoff=False,
+        formula="`hits@c / c`, `c = floor(multiplier R + 0.9)` (option `multiplier`, default 1)",
+        matches="trec_eval `Rprec_mult`",
+    ),
+    MetricDefinition(
+        "set_map",
+        "binary",
+        Binary(Hits, _set_map),
+        takes_cutoff=False,
+        formula="`hits^2 / (n R)`, `n` documents retrieved (recall times precision of the set)",
+        matches="trec_eval `set_map`",
+    ),
+    MetricDefinition(
+        "bing",
+        "binary",
+        Binary(_whole_list(NonrelevantDiscountSum), _over_total),
+        takes_cutoff=False,
+        formula="`(1 / R) sum_{relevant r} 1 / log2(2 + non-relevant documents above r)`",
+        matches="trec_eval `binG`",
+        ties=_tied("relevant and non-relevant documents"),
+    ),
+    MetricDefinition(
+        "utility",
+        "counts",
+        Utility(),
+        takes_cutoff=False,
+        bounded=False,
+        formula="`u1 a + u2 b + u3 c + u4 d` (option `coefficients`, default (1, -1, 0, 0); "
+        "`num_docs`, default 0): a, b relevant / non-relevant retrieved, c relevant missed, "
+        "d the rest of `num_docs`",
+        matches="trec_eval `utility`",
+    ),
+    MetricDefinition(
+        "err",
+        "graded",
+        Cascade(),
+        formula="`sum_{r <= k} (1/r) R_r prod_{i<r} (1 - R_i)`, "
+        "`R = (2^label - 1) / 2^max_grade` (option `max_grade`, default 4)",
+        matches="gdeval / ir_measures `ERR@k`",
+        ties=_tied("different grades"),
+    ),
+    MetricDefinition(
+        "rbp",
+        "binary",
+        RankBiased(residual=False),
+        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9)",
+        matches="trec_eval `rbp` (binary relevance), ir_measures `RBP(rel=level)`",
+    ),
+    MetricDefinition(
+        "rbp_resid",
+        "counts",
+        RankBiased(residual=True),
+        takes_cutoff=False,
+        formula="`p^n + (1 - p) sum_{unjudged i} p^(i - 1)` where the list of `n` has an "
+        "unjudged document, else 0: what RBP could still gain",
+        matches="trec_eval `rbp_resid`",
+    ),
+    MetricDefinition(
+        "judged",
+        "counts",
+        Binary(_judged, _over_list, about_relevant=False),
+        formula="judged documents (label >= 0) in the top `k` over `min(k, n)`",
+        matches="ir_measures `Judged@k` (a negative judgment counts as unjudged here)",
+    ),
+    MetricDefinition(
+        "unjudged",
+        "counts",
+        Binary(_unjudged, _over_cutoff, about_relevant=False),
+        aliases=("unj",),
+        formula="unjudged documents (label < 0) in the top `k`, over `k`",
+        matches="trec_eval `unj`",
     ),
 )
 

@@ -77,6 +77,25 @@ class Relevance:
 
 
 @dataclass(frozen=True)
+class LabelRange:
+    """1.0 for a label in ``[low, high)``, else 0.0 (thresholds in the labels' precision)."""
+
+    low: float
+    high: float
+
+    def __call__(self, values):
+        return ((values >= self.low) & (values < self.high)).astype(np.float64)
+
+
+# trec_eval's conventions for labels: a label >= 0 is judged; -1 is a
+# document not in the qrels, -2 one in them with a negative judgment ("in the
+# pool, unjudged"); relevant means label >= the relevance level.
+def label_range(evaluation, low, high):
+    """The :class:`LabelRange` of relevance levels ``[low, high)``, in the labels' precision."""
+    return LabelRange(*(evaluation.threshold(b) if np.isfinite(b) else b for b in (low, high)))
+
+
+@dataclass(frozen=True)
 class Positive:
     """1.0 for a label above 0, else 0.0."""
 
@@ -191,14 +210,26 @@ class PrecisionSum(Quantity):
         return expected_precision_sum(head, block_relevant)
 
 
+def multiple_of_r(total, multiplier):
+    """trec_eval's cutoffs at a multiple of R: ``floor(multiplier R + 0.9)`` (R itself for 1)."""
+    if multiplier == 1.0:
+        return total.astype(np.int64)
+    return np.floor(multiplier * total + 0.9).astype(np.int64)
+
+
 @dataclass(frozen=True)
 class HitsAtR(Quantity):
-    """Expected relevant documents in the top R, R each query's total of relevant documents."""
+    """Expected relevant documents in the top ``c``, ``c = floor(multiplier R + 0.9)``.
+
+    R is each query's total of relevant documents (``c = R`` for
+    ``multiplier=1``, R-precision's cutoff; trec_eval's ``Rprec_mult``).
+    """
 
     level: float
+    multiplier: float = 1.0
 
     def compute(self, work):
-        cutoffs = work.total_relevant(self.level).astype(np.int64)
+        cutoffs = multiple_of_r(work.total_relevant(self.level), self.multiplier)
         head = work.head(None)
         if not head.tied:
             # Single documents: count the relevant ones ranked above R, from the
@@ -207,6 +238,50 @@ class HitsAtR(Quantity):
         head = work.chunk.head(cutoffs)
         block_relevant = head.block_sum(work.relevance(self.level))
         return expected_gain_at_k(head, block_relevant, discounted=False)
+
+
+@dataclass(frozen=True)
+class Counted(Quantity):
+    """Expected number of documents in the top ``k`` whose label lies in ``[low, high)``.
+
+    Linear in the documents, so exact under ``ties="average"``: judged
+    documents (``[0, inf)``), judged non-relevant ones (``[0, level)``),
+    unjudged ones (``[-inf, 0)``).
+    """
+
+    k: int | None
+    low: float
+    high: float
+
+    def compute(self, work):
+        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        block_count, head = work.block_sum(self.k, table)
+        return expected_gain_at_k(head, block_count, discounted=False)
+
+
+@dataclass(frozen=True)
+class GeometricGain(Quantity):
+    """Expected ``sum_{i <= k} 1[label_i in [low, high)] p**(i - 1)``, RBP's sum (persistence p).
+
+    Linear in the documents: a tie block after ``s`` documents with ``t`` of
+    its ``m`` positions inside the cutoff weighs each of its documents
+    ``p**s (1 - p**t) / ((1 - p) m)``, the mean weight of those positions.
+    """
+
+    k: int | None
+    persistence: float
+    low: float
+    high: float
+
+    def compute(self, work):
+        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        block_count, head = work.block_sum(self.k, table)
+        p = self.persistence
+        weight = np.power(p, head.offset.astype(np.float64))
+        if head.tied:
+            spread = weight * -np.expm1(head.inside * np.log(p)) / ((1.0 - p) * head.size)
+            weight = np.where(head.size == 1, weight, spread)
+        return head.sum_per_query(block_count * weight)
 
 
 PAIR_COUNTS = ("pairs", "discordant", "tied_score", "tied_label", "tied_both")
@@ -248,6 +323,24 @@ class RelevantInList(OrderFree):
 
     def from_histogram(self, evaluation, histogram):
         return histogram.count(evaluation.label_table(Relevance(evaluation.threshold(self.level))))
+
+
+@dataclass(frozen=True)
+class CountInList(OrderFree):
+    """Documents of each query whose label lies in ``[low, high)``.
+
+    Judged non-relevant documents: ``[0, level)``.
+    """
+
+    low: float
+    high: float
+
+    def compute(self, work):
+        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
+
+    def from_histogram(self, evaluation, histogram):
+        return histogram.count(evaluation.label_table(label_range(evaluation, self.low, self.high)))
 
 
 @dataclass(frozen=True)
@@ -298,6 +391,265 @@ class IdealGain(OrderFree):
                 )
             )
         return np.concatenate(parts)
+
+
+# ------------------------------------- measures read document by document
+# ERR, bpref, infAP, binG and interpolated precision have no closed form for
+# their expectation over the orderings of tied documents. They are computed
+# on the ranking as sorted; under ties="average" that is exact only when no
+# tie block mixes documents the measure tells apart (every ordering of such
+# blocks gives the same value), and an error otherwise.
+
+TIE_FIXES = (
+    "ties='first' (input order; 'trec_eval' in evaluate_run: score, then document id, "
+    "descending), 'optimistic' or 'pessimistic' (higher or lower labels first)"
+)
+
+
+@dataclass
+class Ranking:
+    """The top ``k`` of each query of a chunk, one document after the other.
+
+    ``labels`` in ranked order, ``query`` the query (in the chunk) of each,
+    ``position`` its 0-based rank, ``starts`` where each query begins.
+    """
+
+    labels: np.ndarray
+    query: np.ndarray
+    position: np.ndarray
+    starts: np.ndarray
+
+    def count_before(self, flags):
+        """Per document: how many documents ranked above it in its query have ``flags``."""
+        through = np.cumsum(flags, dtype=np.int64)
+        before = through - flags
+        return before - np.append(before, 0)[self.starts][self.query]
+
+    def per_query_sum(self, values):
+        return sum_segments(values, self.starts)
+
+
+def ranking_of(work, k, measure, classes):
+    """The chunk's :class:`Ranking` cut at ``k``, checked to be the same in every tie order.
+
+    ``classes(labels)`` gives per document the class the measure tells apart,
+    as a float, and the flags of the documents whose place matters; a tie
+    block (starting inside the cutoff) holding a document that matters and
+    another of a different class raises a ValueError under ``ties="average"``.
+    """
+    chunk = work.chunk
+    if not chunk.blocks_are_rows:
+        labels = work.shared(("ranked_labels",), lambda: chunk.label_values[chunk.ranked_codes])
+        value, matters = classes(labels)
+        ptr = chunk.score_tie_ptr
+        block_start = ptr[:-1]
+        mixed = np.minimum.reduceat(value, block_start) != np.maximum.reduceat(value, block_start)
+        mixed &= np.logical_or.reduceat(matters, block_start)
+        block_query = chunk.row_query[block_start]
+        mixed &= chunk.row_offset[block_start] < work.cutoffs(k)[block_query]
+        if mixed.any():
+            query_ids = chunk.parent.input.query_ids
+            first = query_ids[chunk.start + block_query[np.flatnonzero(mixed)[0]]]
+            raise ValueError(
+                f"{measure} has no closed form for its expected value over the orderings of "
+                f"tied documents, and {int(mixed.sum())} block(s) of tied scores hold documents "
+                f"it tells apart (e.g. in query {first.item()!r}), so ties='average' cannot be "
+                f"exact. Use {TIE_FIXES}, or break the ties in the scores."
+            )
+    key = None if k is None or k >= chunk.query_sizes.max() else k
+    return work.shared(("ranking", key), lambda: _cut_ranking(work, key))
+
+
+def _cut_ranking(work, k):
+    """The chunk's documents in ranked order, the top ``k`` of each query (None: all)."""
+    chunk = work.chunk
+    labels = work.shared(("ranked_labels",), lambda: chunk.label_values[chunk.ranked_codes])
+    query, position = chunk.row_query, chunk.row_offset
+    if k is not None:
+        inside = position < k
+        labels, query, position = labels[inside], query[inside], position[inside]
+    starts = np.searchsorted(query, np.arange(chunk.n_queries))
+    return Ranking(labels, query, position, starts)
+
+
+def _relevant_classes(threshold):
+    """Relevant documents matter; they differ from every other document."""
+
+    def classes(labels):
+        relevant = labels >= threshold
+        return relevant.astype(np.float64), relevant
+
+    return classes
+
+
+def _preference_classes(threshold):
+    """Relevant documents matter; they differ from judged non-relevant ones (bpref skips others)."""
+
+    def classes(labels):
+        relevant = labels >= threshold
+        return np.where((labels >= 0) & ~relevant, 1.0, 2.0), relevant
+
+    return classes
+
+
+def _judgment_classes(threshold):
+    """Relevant documents matter; they differ from judged non-relevant, -2 and -1 documents."""
+
+    def classes(labels):
+        relevant = labels >= threshold
+        value = np.where(relevant, 3.0, np.where(labels >= 0, 2.0, np.where(labels < -1, 1.0, 0.0)))
+        return value, relevant
+
+    return classes
+
+
+@dataclass(frozen=True)
+class CascadeGain(Quantity):
+    """ERR@k: ``sum_{r <= k} (1/r) R_r prod_{i < r} (1 - R_i)``, ``R = (2**g - 1) / 2**max_grade``.
+
+    ``g`` is the label (0 for a negative one); a label above ``max_grade``
+    raises a ValueError. Under ties: exact where no tie block inside the
+    cutoff holds different grades.
+    """
+
+    k: int | None
+    max_grade: float
+
+    def compute(self, work):
+        def classes(labels):
+            grade = np.maximum(labels, 0.0)
+            return grade, grade > 0
+
+        ranking = ranking_of(work, self.k, "ERR", classes)
+        grade = np.maximum(ranking.labels, 0.0)
+        if grade.size and grade.max() > self.max_grade:
+            raise ValueError(
+                f"ERR: a label of {grade.max():g} is above max_grade={self.max_grade:g}, where "
+                "the stopping probability (2**label - 1) / 2**max_grade would exceed 1; set "
+                f"ERR's parameter max_grade to the largest grade, {grade.max():g}, or more."
+            )
+        stop = (np.exp2(grade) - 1.0) / np.exp2(self.max_grade)
+        lengths = np.diff(np.append(ranking.starts, grade.shape[0]))
+        going_on = segment_scan(1.0 - stop, lengths, np.multiply)
+        # Probability of reaching each document: the product over those above it.
+        reached = np.ones_like(going_on)
+        later = np.flatnonzero(segment_ranks(lengths) > 0)
+        reached[later] = going_on[later - 1]
+        return ranking.per_query_sum(stop * reached / (ranking.position + 1.0))
+
+
+@dataclass(frozen=True)
+class PreferenceSum(Quantity):
+    """bpref's numerator: over the judged relevant documents, ``1 - min(n, R) / min(N, R)``.
+
+    ``n`` counts the judged non-relevant documents ranked above it (1 where
+    ``n = 0``), R the relevant documents and N the judged non-relevant ones
+    of the query (Buckley and Voorhees, SIGIR 2004, as trec_eval).
+    """
+
+    level: float
+
+    def compute(self, work):
+        threshold = work.evaluation.threshold(self.level)
+        ranking = ranking_of(work, None, "bpref", _preference_classes(threshold))
+        relevant = ranking.labels >= threshold
+        nonrelevant = (ranking.labels >= 0) & ~relevant
+        total = work.total_relevant(self.level)[ranking.query]
+        judged_nonrelevant = work.value(CountInList(0.0, self.level))[ranking.query]
+        before = ranking.count_before(nonrelevant)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = 1.0 - np.minimum(before, total) / np.minimum(judged_nonrelevant, total)
+        return ranking.per_query_sum(np.where(relevant, np.where(before > 0, share, 1.0), 0.0))
+
+
+def rounded_half_away(values):
+    """C's ``lround`` of non-negative values: halves away from zero, exactly (no ``x + 0.5``)."""
+    whole = np.floor(values)
+    return (whole + (values - whole >= 0.5)).astype(np.int64)
+
+
+INFAP_EPSILON = 0.00001
+
+
+@dataclass(frozen=True)
+class InferredPrecisionSum(Quantity):
+    """infAP's numerator (Yilmaz and Aslam, CIKM 2006, as trec_eval computes it).
+
+    A judged relevant document at 0-based rank ``j`` adds 1 at ``j = 0``, else
+    ``1/(j+1) + j/(j+1) * (r + n + u)/j * (r + eps)/(r + n + 2 eps)``, with
+    ``r``, ``n`` and ``u`` the relevant, judged non-relevant and unjudged
+    pooled (label -2) documents above it, ``eps = 1e-5``.
+    """
+
+    level: float
+
+    def compute(self, work):
+        threshold = work.evaluation.threshold(self.level)
+        ranking = ranking_of(work, None, "infAP", _judgment_classes(threshold))
+        labels = ranking.labels
+        relevant = labels >= threshold
+        r = ranking.count_before(relevant)
+        n = ranking.count_before((labels >= 0) & ~relevant)
+        u = ranking.count_before(labels < -1)
+        j = ranking.position.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            later = (
+                1.0 / (j + 1.0)
+                + (j / (j + 1.0))
+                * ((r + n + u) / j)
+                * ((r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON))
+            )
+        value = np.where(ranking.position == 0, 1.0, later)
+        return ranking.per_query_sum(np.where(relevant, value, 0.0))
+
+
+@dataclass(frozen=True)
+class NonrelevantDiscountSum(Quantity):
+    """binG's numerator: over relevant documents, ``1 / log2(2 + non-relevant documents above)``."""
+
+    level: float
+
+    def compute(self, work):
+        threshold = work.evaluation.threshold(self.level)
+        ranking = ranking_of(work, None, "binG", _relevant_classes(threshold))
+        relevant = ranking.labels >= threshold
+        above = ranking.position - ranking.count_before(relevant)
+        return ranking.per_query_sum(np.where(relevant, 1.0 / np.log2(2.0 + above), 0.0))
+
+
+@dataclass(frozen=True)
+class InterpolatedPrecision(Quantity):
+    """Interpolated precision at a recall level, as trec_eval 10 (``iprec_at_recall``).
+
+    The highest precision at or after the ``c``-th relevant document,
+    ``c = round(recall R)`` (halves away from zero); 0 where fewer than ``c``
+    relevant documents are ranked, the best precision anywhere for ``c = 0``.
+    """
+
+    recall: float
+    level: float
+
+    def compute(self, work):
+        threshold = work.evaluation.threshold(self.level)
+
+        def best_after():
+            ranking = ranking_of(work, None, "iprec_at_recall", _relevant_classes(threshold))
+            relevant = np.flatnonzero(ranking.labels >= threshold)
+            query = ranking.query[relevant]
+            starts = np.searchsorted(query, np.arange(work.chunk.n_queries))
+            lengths = np.diff(np.append(starts, relevant.shape[0]))
+            rank = segment_ranks(lengths) + 1.0
+            precision = rank / (ranking.position[relevant] + 1.0)
+            # Best precision at or after each relevant document: a maximum scan backwards.
+            best = segment_scan(precision[::-1], lengths[::-1], np.maximum)[::-1]
+            return best, starts, lengths
+
+        best, starts, found = work.shared(("best_precision_after", threshold), best_after)
+        total = work.total_relevant(self.level)
+        wanted = rounded_half_away(self.recall * total)
+        reached = (found > 0) & (wanted <= found)
+        index = starts + np.maximum(wanted, 1) - 1
+        return np.where(reached, np.append(best, 0.0)[np.where(reached, index, best.shape[0])], 0.0)
 
 
 # ---------------------------------------------------------------- kernels
@@ -380,22 +732,27 @@ def relevant_ranked_before(head, relevant, starts, cutoffs):
 
 
 # ------------------------------------------------------------- tie blocks
-def segment_cumsum(values, lengths):
-    """Inclusive cumulative sums restarting at every segment of ``lengths``.
+def segment_scan(values, lengths, operation):
+    """Inclusive scans of ``operation`` (add, multiply, maximum) restarting at every segment.
 
-    A doubling scan (``x[i] += x[i - d]`` inside the segment, d = 1, 2, 4,
-    ...): every sum depends only on its own segment, bit for bit, unlike a
-    global cumsum minus the segment's start.
+    A doubling scan (``x[i] = op(x[i - d], x[i])`` inside the segment, d = 1,
+    2, 4, ...): every result depends only on its own segment, bit for bit,
+    unlike a global scan corrected at the segment's start.
     """
-    sums = np.array(values, dtype=np.float64)
+    scanned = np.array(values, dtype=np.float64)
     position = segment_ranks(lengths)
     step = 1
     longest = int(lengths.max()) if lengths.shape[0] else 0
     while step < longest:
         later = np.flatnonzero(position >= step)
-        sums[later] = sums[later] + sums[later - step]
+        scanned[later] = operation(scanned[later - step], scanned[later])
         step *= 2
-    return sums
+    return scanned
+
+
+def segment_cumsum(values, lengths):
+    """Inclusive cumulative sums restarting at every segment of ``lengths``."""
+    return segment_scan(values, lengths, np.add)
 
 
 def _first_relevant_blocks(head, block_relevant):

@@ -50,16 +50,24 @@ class _MetricResult:
     undefined: np.ndarray  # the value is undefined (reason below)
     undefined_reason: str | None
     pool_weights: np.ndarray | None
+    aggregate: str = "mean"
+
+
+# trec_eval's floor under a value before its logarithm in a geometric mean (MIN_GEO_MEAN).
+GEOMETRIC_FLOOR = 1e-5
+
+AGGREGATES = ("mean", "sum", "geometric")
 
 
 def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
-def finish(name, query_values, no_relevant, order=None):
+def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
     """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`.
 
-    ``order`` puts the queries in sorted-id order (None: they are already).
+    ``order`` puts the queries in sorted-id order (None: they are already);
+    ``aggregate`` is how :meth:`QueryResults.mean` combines the queries.
     """
     if order is not None:
         query_values = QueryValues(
@@ -93,7 +101,12 @@ def finish(name, query_values, no_relevant, order=None):
         )
     values.flags.writeable = False
     return _MetricResult(
-        values, skipped, undefined, query_values.undefined_reason, query_values.pool_weights
+        values,
+        skipped,
+        undefined,
+        query_values.undefined_reason,
+        query_values.pool_weights,
+        aggregate,
     )
 
 
@@ -287,12 +300,21 @@ class QueryResults(Mapping):
         weights[np.isnan(result.values)] = 0.0
         return weights
 
+    def aggregate(self, name):
+        """How :meth:`mean` combines the queries of ``name``: "mean", "sum" or "geometric"."""
+        return self._results[name].aggregate
+
     # ---------------------------------------------------------------- means
     def mean(self, name=None):
         """The weighted mean over queries of one metric, or of each.
 
         Queries left out (NaN) do not count. A metric with no query left to
-        average is NaN, with a warning.
+        average is NaN, with a warning. Each metric is averaged as its
+        definition says: the (weighted) arithmetic mean; the sum for counts
+        (``num_rel``, ``num_q``, ... as trec_eval's summary line sums them;
+        a query of weight 2 counts twice); or the (weighted) geometric
+        mean for ``gm_map`` and ``gm_bpref``, ``exp(mean(log(max(v, 1e-5))))``
+        as trec_eval computes it.
 
         Parameters
         ----------
@@ -321,16 +343,24 @@ class QueryResults(Mapping):
                 UndefinedMetricWarning,
             )
             return float("nan")
+        aggregate = self._results[name].aggregate
+        values, weights = values[valid], weights[valid]
+        if aggregate == "geometric":
+            values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
         with np.errstate(over="ignore", invalid="ignore"):
-            if self.query_weights is None and self._results[name].pool_weights is None:
-                mean = float(np.mean(values[valid]))
+            if aggregate == "sum":
+                mean = float(np.sum(values * weights))
+            elif self.query_weights is None and self._results[name].pool_weights is None:
+                mean = float(np.mean(values))
             else:
-                mean = float(np.average(values[valid], weights=weights[valid]))
+                mean = float(np.average(values, weights=weights))
+        if aggregate == "geometric":
+            mean = float(np.exp(mean))
         if not np.isfinite(mean):
             # Every value is finite: only a sum overflowed, as one query's DCG can.
             raise ValueError(
                 f"the mean of {name} overflows float64: the per-query values (up to "
-                f"{np.max(np.abs(values[valid])):g}) or the weights are too large to add up. "
+                f"{np.max(np.abs(values)):g}) or the weights are too large to add up. "
                 "Use smaller labels, gain='linear', ndcg (exact for any labels) or smaller "
                 "sample_weight; average=None gives the per-query values."
             )
@@ -494,5 +524,6 @@ class QueryResults(Mapping):
                 np.concatenate([p.undefined for p in parts])[order],
                 reasons[0] if reasons else None,
                 joined([p.pool_weights for p in parts], 1.0),
+                parts[0].aggregate,
             )
         return cls(query_ids, metric_results, query_weights)

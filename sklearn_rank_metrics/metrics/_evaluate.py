@@ -64,9 +64,15 @@ def evaluate(
         precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
         r_precision, rc, kendall; aliases: ap, rr, recip_rank, p, f1_score,
         r_cap, hr, hit_rate_query, rprec, r-precision, rank_correlation,
-        kendall_tau. r_precision, rc and kendall take no ``@k``. ir_measures'
-        syntax (``"nDCG@10"``, ``"P(rel=2)@5"``) and trec_eval's names
-        (``"ndcg_cut_10"``, ``"P_5"``, lists ``"P.5,10"`` and sets
+        kendall_tau. r_precision, rc and kendall take no ``@k``. Also the
+        IR measures without a function of their own (``docs/metrics.md``):
+        err, rbp, judged, unjudged (``@k``), gm_map, and whole-list
+        measures num_q, num_ret, num_rel, num_rel_ret,
+        num_nonrel_judged_ret, bpref, gm_bpref, infap, iprec_11pt_avg,
+        rprec_mult, set_map, bing, utility, rbp_resid; counts are summed
+        over queries and gm_map, gm_bpref averaged geometrically.
+        ir_measures' syntax (``"nDCG@10"``, ``"P(rel=2)@5"``) and trec_eval's
+        names (``"ndcg_cut_10"``, ``"P_5"``, lists ``"P.5,10"`` and sets
         ``"official"``) are read too; ``docs/metrics.md`` lists them.
     qid : array-like of shape (n_documents,), default=None
         Query id of every document (ints or strings, rows in any order).
