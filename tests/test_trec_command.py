@@ -264,3 +264,68 @@ def test_measure_marking_follows_trec_eval():
     # trec_eval prints its level parameters with 2 decimals; the value is kept exactly.
     columns = trec_columns(["Rprec"])[0]
     assert [(c.printed, c.evaluated) for c in columns] == [("Rprec", "Rprec")]
+
+
+# trec_eval 10 changed these from the trec_eval 9 that pytrec_eval wraps ("int truncation
+# to round/floor": lround(recall * R) where trec_eval 9 added 0.9 and truncated); their own
+# tests check them against trec_eval 10's definition.
+CHANGED_IN_TREC_EVAL_10 = ("11pt_avg", "Rprec_mult_", "iprec_at_recall_")
+# trec_eval 10's all_trec has rbp, rbp_resid and unj_5/10/20, which pytrec_eval's has not.
+NEW_IN_TREC_EVAL_10 = ("rbp", "rbp_resid", "unj_")
+
+
+def _all_value(name, values):
+    """The 'all' line as trec_eval computes it from pytrec_eval's per-query values."""
+    if name in ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"):
+        return "%ld" % sum(values)
+    if name.startswith("gm_"):  # pytrec_eval gives log(max(v, 1e-5)) per query
+        return "%6.4f" % np.exp(np.mean(values))
+    return "%6.4f" % np.mean(values)
+
+
+@pytest.mark.parametrize("measures", [[], ["-m", "official"], ["-m", "all_trec"]])
+def test_official_and_all_trec_match_trec_eval(tmp_path, measures):
+    qrels_path, run_path = write_case(str(tmp_path), 3)
+    status, out, err = run_command("-q", *measures, qrels_path, run_path)
+    assert status == 0
+    rows = parse(out)
+    reference = pytrec_eval_values(qrels_path, run_path, [measures[-1] if measures else "official"])
+    compared = 0
+    for name, query, value in rows:
+        if name == "runid":
+            assert (query, value) == ("all", "run-3")  # the run name of the file's last line
+        elif name.startswith(NEW_IN_TREC_EVAL_10 + CHANGED_IN_TREC_EVAL_10):
+            continue
+        elif query == "all":
+            values = [reference[q][name] for q in reference]
+            assert value == _all_value(name, values), name
+            compared += 1
+        else:
+            expected = reference[query][name]
+            integer = name.startswith("num_")
+            assert value == ("%ld" % expected if integer else "%6.4f" % expected), (name, query)
+            compared += 1
+    assert compared > 100
+    names = list(dict.fromkeys(name for name, _, _ in rows))
+    official = ["num_ret", "num_rel", "num_rel_ret", "map", "Rprec", "bpref", "recip_rank"]
+    assert names[: len(official)] == official  # per-query lines: num_q and gm_map are 'all' only
+    summary = [name for name, query, _ in rows if query == "all"]
+    assert summary[:7] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map"]
+    if measures == ["-m", "all_trec"]:
+        assert "relstring" in err and "P_5" in summary and "ndcg_cut_1000" in summary
+
+
+def test_complete_num_rel_counts_the_whole_qrels(tmp_path):
+    """-c: 'all' num_rel is trec_eval's count of judgments > 0 in the qrels, whatever -l says."""
+    qrels_path, run_path = write_case(str(tmp_path), 4)
+    qrels = read_trec_qrels(qrels_path)
+    status, out, _ = run_command(
+        "-c", "-l", "2", "-m", "num_rel", "-m", "num_q", qrels_path, run_path
+    )
+    assert status == 0
+    rows = dict(((n, q), v) for n, q, v in parse(out))
+    assert rows[("num_rel", "all")] == str(int((qrels["relevance"] > 0).sum()))
+    assert rows[("num_q", "all")] == str(qrels["query_id"].nunique())
+    status, out, _ = run_command("-l", "2", "-m", "num_rel", qrels_path, run_path)
+    reference = pytrec_eval_values(qrels_path, run_path, ["num_rel"], relevance_level=2)
+    assert parse(out) == [("num_rel", "all", "%ld" % sum(v["num_rel"] for v in reference.values()))]
