@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
-from sklearn_rank_metrics.datasets import load_lambdarank_example, make_ranking
+from sklearn_rank_metrics.datasets import load_lambdarank_example, load_trec_example, make_ranking
 
 ORIGINAL_LAMBDARANK_DIR = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "lightgbm-lambdarank"
@@ -334,3 +334,34 @@ def test_load_lambdarank_example_matches_original_files(lambdarank, split):
     assert (X != X_original).nnz == 0
     np.testing.assert_array_equal(lambdarank[f"y_{split}"], y_original)
     np.testing.assert_array_equal(lambdarank[f"qid_{split}"], qid_original)
+
+
+def test_trec_example_files_are_made_again_byte_for_byte(tmp_path):
+    pytest.importorskip("pandas")
+    from sklearn_rank_metrics.datasets._trec_example import write_trec_example
+
+    shipped = load_trec_example()
+    made = write_trec_example(tmp_path)
+    for shipped_path, made_path in zip(shipped, made):
+        assert Path(shipped_path).name == made_path.name
+        assert Path(shipped_path).read_bytes() == made_path.read_bytes()
+
+
+def test_trec_example_holds_what_it_is_meant_to_show():
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.trec import read_trec_qrels, read_trec_run
+
+    qrels_path, run_path = load_trec_example()
+    qrels, run = read_trec_qrels(qrels_path), read_trec_run(run_path)
+    assert run["query_id"].nunique() == qrels["query_id"].nunique() == 8
+    assert sorted(qrels["relevance"].unique()) == [0, 1, 2, 3]
+    joined = run.merge(qrels, on=["query_id", "doc_id"], how="outer", indicator=True)
+    counts = joined.groupby("query_id")["_merge"].value_counts().unstack()
+    assert (counts["left_only"] == 2).all()  # retrieved, unjudged
+    assert (counts["right_only"] > 0).all()  # judged, not retrieved
+    relevant_missed = joined[(joined["_merge"] == "right_only") & (joined["relevance"] > 0)]
+    assert len(relevant_missed) > 0
+    # Ties of documents of different grades, whose order changes the numbers.
+    tied = run[run.duplicated(["query_id", "score"], keep=False)].merge(qrels, how="left")
+    assert tied.groupby(["query_id", "score"])["relevance"].nunique(dropna=False).gt(1).any()
+    assert pd.api.types.is_string_dtype(run["query_id"])

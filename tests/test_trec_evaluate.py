@@ -270,3 +270,99 @@ def test_errors_name_the_argument_and_the_fix():
         evaluate_run(qrels, run, max_docs=0)
     with pytest.raises(TypeError, match="a path or a pandas DataFrame"):
         evaluate_run(qrels, {"q": {"d": 1.0}})
+
+
+def _shuffled(frame, seed):
+    return frame.sample(frac=1, random_state=seed).reset_index(drop=True)
+
+
+def _sorted_run(run):
+    """The run as most files hold it: grouped by query, scores descending."""
+    return run.sort_values(["query_id", "score"], ascending=[True, False], kind="stable")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_interleaved_and_grouped_runs_give_the_same_numbers(seed):
+    # Grouped runs take codes from runs of equal query ids and cut -M without a
+    # sort; interleaved ones are hashed and sorted: both must agree, per query.
+    run, qrels = make_case(seed, ties=True)
+    measures = ["map", "ndcg", "precision@5", "recall@10", "mrr"]
+    outcomes = []
+    layouts = [(_sorted_run(run), qrels), (_shuffled(run, seed), _shuffled(qrels, seed))]
+    for frame_run, frame_qrels in layouts:
+        for max_docs in (None, 3):
+            with pytest.warns(UnevaluatedQueriesWarning):
+                outcomes.append(evaluate_run(frame_qrels, frame_run, metrics=measures,
+                                             max_docs=max_docs, average=None))  # fmt: skip
+    for grouped, interleaved in [(outcomes[0], outcomes[2]), (outcomes[1], outcomes[3])]:
+        assert list(grouped.query_ids) == list(interleaved.query_ids)
+        for measure in measures:
+            np.testing.assert_array_equal(grouped[measure], interleaved[measure])
+    assert not np.array_equal(outcomes[0]["map"], outcomes[1]["map"])  # -M cut something
+
+
+def test_numeric_ids_are_compared_as_text(tmp_path):
+    # A DataFrame of integer ids meets a file whose ids look like numbers:
+    # trec_eval compares ids as text, so 7 and "7" are the same query, "007" another.
+    qrels = pd.DataFrame({"query_id": [7, 7, 10, 10], "doc_id": [1, 2, 1, 3],
+                          "relevance": [1, 0, 2, 1]})  # fmt: skip
+    run_path = tmp_path / "run.txt"
+    run_path.write_text(
+        "7 Q0 1 1 0.9 r\n7 Q0 2 2 0.8 r\n10 Q0 3 1 0.7 r\n10 Q0 9 2 0.6 r\n007 Q0 1 1 1.0 r\n"
+    )
+    with pytest.warns(UnevaluatedQueriesWarning, match="1 queries of the run"):
+        results = evaluate_run(qrels, run_path, metrics=["map", "recall@10"], average=None)
+    assert list(results.query_ids) == ["10", "7"]  # sorted as text, as trec_eval prints them
+    np.testing.assert_allclose(results["map"], [0.5, 1.0])
+    np.testing.assert_allclose(results["recall@10"], [0.5, 1.0])
+
+
+def test_duplicates_in_files_name_the_file(tmp_path):
+    qrels_path, run_path = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels_path.write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 1\n")
+    run_path.write_text("q1 Q0 d1 1 2 r\nq2 Q0 d1 1 2 r\nq1 Q0 d2 2 1 r\nq1 Q0 d1 3 0 r\n")
+    with pytest.raises(ValueError, match=r"r\.txt: the pair \(query_id='q1', doc_id='d1'\) "
+                                         r"appears 2 times in the run"):  # fmt: skip
+        evaluate_run(qrels_path, run_path)
+    qrels_path.write_text("q1 0 d1 1\nq1 0 d1 0\n")
+    with pytest.raises(ValueError, match=r"q\.txt: the pair .* appears 2 times in the qrels"):
+        evaluate_run(qrels_path, run_path)
+
+
+def test_trec_eval_ties_order_unicode_doc_ids_by_their_bytes():
+    # trec_eval breaks ties by strcmp on the ids' bytes (UTF-8: code point
+    # order), not by any locale or case-folded order.
+    docs = ["a", "Z", "é", "e", "É", "ｚ", "\U0001f600", "z", "ä", "0"]
+    grades = [1, 0, 2, 0, 1, 3, 0, 2, 1, 0]
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": docs, "relevance": grades})
+    run = pd.DataFrame({"query_id": "q", "doc_id": docs, "score": 1.0})
+    measures = ["map", "ndcg@3", "precision@5", "mrr"]
+    results = evaluate_run(qrels, run, metrics=measures, ties="trec_eval", average=None)
+    # Reference: the documents by descending UTF-8 bytes, as distinct scores.
+    order = sorted(range(len(docs)), key=lambda i: docs[i].encode("utf-8"), reverse=True)
+    expected = evaluate(np.array(grades)[order], -np.arange(len(docs), dtype=float),
+                        metrics=measures)  # fmt: skip
+    for measure in measures:
+        assert results[measure][0] == pytest.approx(expected[measure], rel=1e-12)
+    reference = trec_eval_values(run, qrels, ["map", "ndcg@3", "precision@5", "mrr"])
+    assert_matches_trec_eval(results, reference, measures)
+
+
+def test_trec_eval_ties_compare_scores_in_single_precision():
+    # trec_eval keeps scores as C floats: 1 and 1 + 1e-12 tie there and are
+    # ordered by document id, descending; so does ties="trec_eval" (and -M).
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                          "relevance": [1, 0, 0, 1]})  # fmt: skip
+    run = pd.DataFrame({"query_id": "q", "doc_id": ["a", "b", "c", "d"],
+                        "score": [1.0 + 1e-12, 1.0, 0.5 + 2e-13, 0.5]})  # fmt: skip
+    measures = ["map", "mrr", "ndcg@3"]
+    results = evaluate_run(qrels, run, metrics=measures, ties="trec_eval", average=None)
+    # trec_eval's ranking: b, a (tie at 1.0f), d, c (tie at 0.5f).
+    assert results["mrr"][0] == 0.5
+    assert results["map"][0] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    assert_matches_trec_eval(results, trec_eval_values(run, qrels, measures), measures)
+    # -M keeps trec_eval's first documents: b only, whatever the tie mode.
+    cut = evaluate_run(qrels, run, metrics=["precision@1"], max_docs=1)
+    assert cut["precision@1"] == 0.0
+    # The other tie modes rank by the float64 scores, where nothing ties.
+    assert evaluate_run(qrels, run, metrics=["mrr"])["mrr"] == 1.0

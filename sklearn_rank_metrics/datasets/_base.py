@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 from sklearn.utils import Bunch
 
-__all__ = ["load_lambdarank_example"]
+__all__ = ["load_lambdarank_example", "load_trec_example"]
 
 LAMBDARANK_N_FEATURES = 300
 
@@ -191,3 +191,51 @@ def _import_pandas(caller):
             "or `pip install sklearn-rank-metrics[pandas]`."
         ) from exc
     return pandas
+
+
+def load_trec_example():
+    """Paths of a small TREC run and its qrels, shipped with the package.
+
+    Eight topics (query ids ``"401"`` to ``"408"``), each with a pool of
+    12 to 20 documents judged 0 (not relevant) to 3 (highly relevant), and
+    a run that retrieves 10 documents a topic, ranked by a linear model's
+    score. Built to show what trec_eval counts: judged documents the run
+    did not retrieve (they count in R and in the ideal DCG), two retrieved
+    documents a topic left unjudged (not relevant), and three ties of two
+    documents of different grades (ties broken by document id in
+    trec_eval, averaged over their orders by default here). The files
+    (108 qrels lines, 80 run lines) are generated from
+    :func:`make_ranking` by ``sklearn_rank_metrics/datasets/_trec_example.py``,
+    which writes them again byte for byte.
+
+    Returns
+    -------
+    qrels_path : str
+        The qrels file ``trec_example.qrels``: ``query_id 0 doc_id grade``
+        a line.
+    run_path : str
+        The run file ``trec_example.run``: ``query_id Q0 doc_id rank score
+        run_name`` a line.
+
+    See Also
+    --------
+    sklearn_rank_metrics.trec.evaluate_run : Evaluate the run against the qrels.
+    sklearn_rank_metrics.trec.read_trec_run : Read the run into a DataFrame.
+    make_ranking : The generator the files come from.
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics.datasets import load_trec_example
+    >>> from sklearn_rank_metrics.trec import evaluate_run, read_trec_run
+    >>> qrels_path, run_path = load_trec_example()
+    >>> read_trec_run(run_path).head(3)
+      query_id    doc_id  score  rank run_name
+    0      401  LA010014   2.38     1   linear
+    1      401  LA010005   2.34     2   linear
+    2      401  LA010016   2.34     3   linear
+    >>> means = evaluate_run(qrels_path, run_path, metrics=["map", "ndcg@10"], ties="trec_eval")
+    >>> {name: round(value, 4) for name, value in means.items()}
+    {'map': 0.6207, 'ndcg@10': 0.7909}
+    """
+    folder = resources.files(__package__) / "data"
+    return str(folder / "trec_example.qrels"), str(folder / "trec_example.run")

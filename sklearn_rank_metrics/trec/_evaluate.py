@@ -20,7 +20,16 @@ from .._engine._pipeline import evaluate_requests
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._files import import_pandas
-from ._read import QRELS, RUN, check_duplicates, read_trec_qrels, read_trec_run
+from ._read import (
+    QRELS,
+    RUN,
+    check_pairs,
+    hashable,
+    query_codes,
+    read_table,
+    read_trec_qrels,
+    read_trec_run,
+)
 
 DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
 
@@ -68,9 +77,10 @@ def evaluate_run(
         Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
     ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default="average"
         Documents of equal score: the exact expected value over their
-        orderings (``"average"``); trec_eval's order, by document id
-        descending (``"trec_eval"``: its numbers exactly); the run's line
-        order (``"first"``); the bounds (higher grades first or last).
+        orderings (``"average"``); trec_eval's order, by score in single
+        precision then document id, both descending (``"trec_eval"``: its
+        numbers exactly); the run's line order (``"first"``); the bounds
+        (higher grades first or last).
     relevance_level : int or float, default=1
         A document is relevant iff its grade >= ``relevance_level``
         (trec_eval ``-l``); 0 makes every judged document relevant.
@@ -117,13 +127,17 @@ def evaluate_run(
 
     Notes
     -----
-    With ``ties="trec_eval"`` every measure equals trec_eval's. The
-    default, ``"average"``, differs from trec_eval only for runs with tied
-    scores: trec_eval breaks ties by document id, which rewards document
-    names, while ``"average"`` gives the exact expected value over every
-    order of the tied documents. ``max_docs`` cuts each ranking in
-    trec_eval's order whatever ``ties`` says, so the documents evaluated
-    are trec_eval's.
+    With ``ties="trec_eval"`` every measure equals trec_eval's. trec_eval
+    keeps scores in single precision (a C ``float``): scores that differ
+    only beyond float32's 24 bits tie there, and are then ordered by
+    document id; ``"trec_eval"`` ranks by the scores rounded to float32 as
+    well. The default, ``"average"``, ranks by the float64 scores and
+    differs from trec_eval only for runs with (float32) tied scores:
+    trec_eval breaks ties by document id, which rewards document names,
+    while ``"average"`` gives the exact expected value over every order of
+    the tied documents. ``max_docs`` cuts each ranking in trec_eval's order
+    (float32 scores, then document id) whatever ``ties`` says, so the
+    documents evaluated are trec_eval's.
 
     References
     ----------
@@ -159,17 +173,25 @@ def evaluate_run(
     PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
     requests = requests_for(metrics, "evaluate_run")
     pd = import_pandas("evaluate_run")
-    qrels = _frame(pd, qrels, QRELS, read_trec_qrels)
-    run = _frame(pd, run, RUN, read_trec_run)
+    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
+    run, run_name = _frame(pd, run, RUN, read_trec_run)
 
-    query_ids, run_queries, judged_queries = _joint_query_codes(pd, run, qrels)
-    labels = _run_labels(pd, run, qrels, run_queries, judged_queries, query_ids.shape[0])
+    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
+        pd, run, qrels, run_name, qrels_name
+    )
+    grades = qrels["relevance"].to_numpy(dtype=np.int64)
+    labels = _run_labels(run_keys, judged_keys, grades)
+    del run_keys, judged_keys
     scores = run["score"].to_numpy(dtype=np.float64)
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
-        rows = rows[_trec_eval_order(pd, run, run_queries, scores, rows)]
+        trec_scores = _single_precision(scores)
+        in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
+        rows = rows[_trec_eval_order(pd, run, run_queries, trec_scores, rows, in_order)]
     if max_docs is not None:
-        rows = rows[_first_per_query(run_queries[rows], scores[rows], max_docs)]
+        rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
+    if ties == "trec_eval":
+        scores = trec_scores
     # Queries evaluated whatever is left of their ranking: every judged query
     # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
     if missing_queries == "zero":
@@ -189,18 +211,20 @@ def evaluate_run(
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",
-        judgments=Judgments(
-            judged_queries, qrels["relevance"].to_numpy(dtype=np.int64), np.unique(empty_queries)
-        ),
+        judgments=Judgments(judged_queries, grades, np.unique(empty_queries)),
     )
     results = results.with_query_ids(query_ids[results.query_ids])
     return results.mean() if average == "mean" else results
 
 
 def _frame(pd, given, fmt, read):
-    """The qrels or run as a DataFrame: read from a path, or checked when given as one."""
+    """``(frame, name)``: the qrels or run as a DataFrame, read from a path or checked.
+
+    Its (query_id, doc_id) pairs are checked to appear once by
+    :func:`_joint_codes`, on the codes the join needs anyway.
+    """
     if isinstance(given, (str, os.PathLike)):
-        return read(given)
+        return read_table(given, fmt, "auto", read.__name__, check=False), os.fspath(given)
     if not isinstance(given, pd.DataFrame):
         raise TypeError(
             f"evaluate_run: the {fmt.kind} must be a path or a pandas DataFrame, got "
@@ -213,43 +237,71 @@ def _frame(pd, given, fmt, read):
             f"it needs {', '.join(map(repr, fmt.evaluated))}, as "
             f"{read.__name__} returns them."
         )
-    check_duplicates(pd, given, fmt, f"the {fmt.kind} DataFrame")
-    return given
+    return given, f"the {fmt.kind} DataFrame"
 
 
-def _codes(pd, values, uniques=None):
-    """Codes of string ids: into sorted uniques of their own, or into ``uniques`` (-1 if absent)."""
-    values = values.astype(str)
-    if uniques is None:
-        return pd.factorize(values, sort=True)
-    return pd.Index(uniques).get_indexer(values), uniques
+def _joint_codes(pd, run, qrels, run_name, qrels_name):
+    """Codes of both files' ids, each (query, document) pair checked to appear once.
 
-
-def _joint_query_codes(pd, run, qrels):
-    """``(query_ids, run codes, qrels codes)``: codes in sorted-id order, shared by both files."""
-    query_ids = pd.Index(
-        pd.concat([run["query_id"].astype(str), qrels["query_id"].astype(str)]).unique()
-    ).sort_values()
-    run_queries = query_ids.get_indexer(run["query_id"].astype(str))
-    judged_queries = query_ids.get_indexer(qrels["query_id"].astype(str))
-    return query_ids.to_numpy(dtype=object).astype(str), run_queries, judged_queries
-
-
-def _run_labels(pd, run, qrels, run_queries, judged_queries, n_queries):
-    """trec_eval's label of every retrieved document: its grade, or an unjudged code."""
-    judged_docs, doc_ids = _codes(pd, qrels["doc_id"])
-    run_docs, _ = _codes(pd, run["doc_id"], doc_ids)
+    Returns ``(query_ids, run_queries, run_keys, judged_queries,
+    judged_keys)``: the sorted query ids (the order trec_eval prints), the
+    query code of every run and qrels row into them, and a key per row
+    that is equal for the same (query, document) pair in both files.
+    Document ids are hashed once, the qrels' and the run's together; query
+    ids come from runs of equal ids where a file is grouped by query (most
+    are), without hashing.
+    """
+    n_judged = len(qrels)
+    both = pd.concat(
+        [_strings(pd, qrels["doc_id"]), _strings(pd, run["doc_id"])], ignore_index=True
+    )
+    docs, doc_ids = pd.factorize(hashable(both))
+    del both
     n_docs = max(len(doc_ids), 1)
-    judged_keys = judged_queries.astype(np.int64) * n_docs + judged_docs
+    judged_queries, judged_ids = query_codes(pd, _strings(pd, qrels["query_id"]))
+    check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
+    run_queries, run_ids = query_codes(pd, _strings(pd, run["query_id"]))
+    check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
+    run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
+    query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
+    run_queries = np.searchsorted(query_ids, run_ids)[run_queries]
+    judged_queries = np.searchsorted(query_ids, judged_ids)[judged_queries]
+    run_keys = run_queries * np.int64(n_docs) + docs[n_judged:]
+    judged_keys = judged_queries * np.int64(n_docs) + docs[:n_judged]
+    return query_ids, run_queries, run_keys, judged_queries, judged_keys
+
+
+def _strings(pd, column):
+    """The ids as strings (trec_eval compares ids as text): string columns as they are."""
+    if isinstance(column.dtype, pd.StringDtype) or (
+        column.dtype == object and pd.api.types.infer_dtype(column, skipna=False) == "string"
+    ):
+        return column
+    return column.astype(str)
+
+
+def _unicode(ids):
+    """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
+    return np.asarray(ids, dtype=object).astype(str).reshape(-1)
+
+
+def _run_labels(run_keys, judged_keys, grades):
+    """trec_eval's label of every retrieved document: its grade, or an unjudged code.
+
+    The qrels' keys (one per pair) are sorted once and every run key is
+    found among them by binary search: for a run grouped by query the
+    searches of one query stay in its few judged keys.
+    """
+    labels = np.full(run_keys.shape[0], NOT_JUDGED, dtype=np.int64)
+    if not judged_keys.shape[0]:
+        return labels
     order = np.argsort(judged_keys)
     sorted_keys = judged_keys[order]
-    run_keys = run_queries.astype(np.int64) * n_docs + run_docs
-    position = np.minimum(np.searchsorted(sorted_keys, run_keys), max(sorted_keys.shape[0] - 1, 0))
-    found = (run_docs >= 0) & (sorted_keys.shape[0] > 0)
-    found &= sorted_keys[position] == run_keys if sorted_keys.shape[0] else False
-    grades = qrels["relevance"].to_numpy(dtype=np.int64)[order[position]]
-    labels = np.full(run_keys.shape[0], NOT_JUDGED, dtype=np.int64)
-    labels[found] = np.where(grades[found] >= 0, grades[found], JUDGED_UNJUDGED)
+    position = np.searchsorted(sorted_keys, run_keys)
+    np.minimum(position, sorted_keys.shape[0] - 1, out=position)
+    found = np.flatnonzero(sorted_keys[position] == run_keys)
+    found_grades = grades[order[position[found]]]
+    labels[found] = np.where(found_grades >= 0, found_grades, JUDGED_UNJUDGED)
     return labels
 
 
@@ -288,7 +340,28 @@ def _warn_unranked(judged_queries, ranked_queries, query_ids):
         )
 
 
-def _trec_eval_order(pd, run, run_queries, scores, rows):
+def _single_precision(scores):
+    """The scores as trec_eval holds them: rounded to float32 (C ``float``), kept finite."""
+    limit = np.finfo(np.float32).max
+    return np.clip(scores, -limit, limit).astype(np.float32).astype(np.float64)
+
+
+def _in_trec_eval_order(queries, scores):
+    """Whether each query's rows are one run of lines, scores non-increasing (most run files).
+
+    Ties are then neighbours and ranks are positions in the run of lines,
+    found without a sort.
+    """
+    if queries.shape[0] < 2:
+        return True
+    same = queries[1:] == queries[:-1]
+    n_runs = queries.shape[0] - np.count_nonzero(same)
+    if n_runs != np.count_nonzero(np.bincount(queries)):
+        return False
+    return bool(((scores[1:] <= scores[:-1]) | ~same).all())
+
+
+def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
     """A permutation of ``rows`` putting the documents of every tie in descending doc id order.
 
     trec_eval sorts by score, then by document id (byte order), both
@@ -296,22 +369,35 @@ def _trec_eval_order(pd, run, run_queries, scores, rows):
     the second key: they are sorted among themselves and put back in the
     places they held, so that within every tie they come in trec_eval's
     order and the engine's input-order ties (``"first"``) follow it.
+    ``in_order`` (:func:`_in_trec_eval_order`) finds the ties among
+    neighbouring rows; otherwise by hashing (query, score) pairs.
     """
-    frame = pd.DataFrame({"query": run_queries[rows], "score": scores[rows]})
-    tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
+    queries, row_scores = run_queries[rows], scores[rows]
+    if in_order:
+        equal = (queries[1:] == queries[:-1]) & (row_scores[1:] == row_scores[:-1])
+        tied = np.zeros(rows.shape[0], dtype=bool)
+        tied[1:] = equal
+        tied[:-1] |= equal
+        tied = np.flatnonzero(tied)
+    else:
+        frame = pd.DataFrame({"query": queries, "score": row_scores})
+        tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
     permutation = np.arange(rows.shape[0])
     if tied.shape[0]:
-        doc_ids = run["doc_id"].astype(str).to_numpy(dtype=object)[rows[tied]]
+        doc_ids = run["doc_id"].iloc[rows[tied]].astype(str).to_numpy(dtype=object)
         ordered = pd.DataFrame(
-            {"query": frame["query"].to_numpy()[tied], "score": frame["score"].to_numpy()[tied],
-             "doc": doc_ids}
+            {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids}
         ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
         permutation[tied] = tied[ordered.index.to_numpy()]
     return permutation
 
 
-def _first_per_query(queries, scores, max_docs):
-    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's tie order)."""
+def _first_per_query(queries, scores, max_docs, in_order):
+    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's order)."""
+    if in_order:
+        starts = np.flatnonzero(np.concatenate(([True], queries[1:] != queries[:-1])))
+        lengths = np.diff(np.append(starts, queries.shape[0]))
+        return np.flatnonzero(np.arange(queries.shape[0]) - np.repeat(starts, lengths) < max_docs)
     order = np.lexsort((-scores, queries))
     sorted_queries = queries[order]
     starts = np.searchsorted(sorted_queries, sorted_queries, side="left")

@@ -127,7 +127,7 @@ def read_trec_run(path, *, engine="auto"):
     >>> run.dtypes[["score", "rank"]].tolist()
     [dtype('float64'), dtype('int64')]
     """
-    return _read(path, RUN, engine, "read_trec_run")
+    return read_table(path, RUN, engine, "read_trec_run")
 
 
 def read_trec_qrels(path, *, engine="auto"):
@@ -191,10 +191,11 @@ def read_trec_qrels(path, *, engine="auto"):
     1       q1     d2          0
     2       q1     d3         -1
     """
-    return _read(path, QRELS, engine, "read_trec_qrels")
+    return read_table(path, QRELS, engine, "read_trec_qrels")
 
 
-def _read(path, fmt, engine, caller):
+def read_table(path, fmt, engine, caller, *, check=True):
+    """The file's DataFrame; ``check=False`` leaves the duplicate pairs to the caller."""
     pd = import_pandas(caller)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}.")
@@ -217,7 +218,8 @@ def _read(path, fmt, engine, caller):
         except _Unreadable as exc:
             _raise_first_bad_line(pd, data, fmt, name, exc)
     frame = _finish(frame, fmt)
-    check_duplicates(pd, frame, fmt, name)
+    if check:
+        check_duplicates(pd, frame, fmt, name)
     return frame
 
 
@@ -375,17 +377,28 @@ def _diagnose(line, fmt):
 
 
 def check_duplicates(pd, frame, fmt, name):
-    queries = _query_codes(pd, frame["query_id"])
-    docs, unique_docs = pd.factorize(_hashable(frame["doc_id"]))
-    if len(unique_docs) == len(frame):
-        return  # every doc_id once in the file
+    """Raise a ValueError naming a (query_id, doc_id) pair the frame holds twice."""
+    queries, _ = query_codes(pd, frame["query_id"])
+    docs, unique_docs = pd.factorize(hashable(frame["doc_id"]))
+    check_pairs(frame, fmt, name, queries, docs, len(unique_docs))
+
+
+def check_pairs(frame, fmt, name, queries, docs, n_docs):
+    """:func:`check_duplicates` on codes already computed: ``docs`` into ``n_docs`` ids."""
+    if len(frame) < 2:
+        return
     # Only documents that appear more than once can repeat a pair.
-    repeated = np.flatnonzero(np.bincount(docs)[docs] > 1)
-    keys = queries[repeated].astype(np.int64) * len(unique_docs) + docs[repeated]
+    repeated = np.bincount(docs, minlength=n_docs)[docs] > 1
+    if not repeated.any():
+        return  # every doc_id once in the file
+    repeated = np.flatnonzero(repeated)
+    keys = queries[repeated].astype(np.int64) * n_docs + docs[repeated]
+    # An unstable sort finds whether a pair repeats; the stable one below names it.
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-    if not len(same):
-        return
     row = repeated[order[same[0]]]
     query_id, doc_id = frame["query_id"].iat[row], frame["doc_id"].iat[row]
     count = int((keys == keys[order[same[0]]]).sum())
@@ -397,17 +410,24 @@ def check_duplicates(pd, frame, fmt, name):
     )
 
 
-def _query_codes(pd, column):
-    """Codes of the query ids: from runs of equal ids when each query is one run (no hashing)."""
+def query_codes(pd, column):
+    """``(codes, ids)`` of the query ids, ``ids[codes]`` the column's values.
+
+    From runs of equal ids when each query is one run of lines, as in most
+    TREC files (no hashing); else by hashing.
+    """
     values = column.array
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.intp), values
     change = np.asarray(values[1:] != values[:-1], dtype=bool)
     starts = np.flatnonzero(np.concatenate(([True], change)))
-    if len(pd.unique(_hashable(column.iloc[starts]))) == len(starts):
-        return np.cumsum(np.concatenate(([False], change)))
-    return pd.factorize(_hashable(column))[0]
+    ids = column.iloc[starts]
+    if len(pd.unique(hashable(ids))) == len(starts):
+        return np.cumsum(np.concatenate(([False], change))), ids.array
+    return pd.factorize(hashable(column))
 
 
-def _hashable(column):
+def hashable(column):
     """Python-stored strings as their object array (faster to hash); Arrow's as they are."""
     if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
         return column.to_numpy(dtype=object)

@@ -1,0 +1,287 @@
+"""From TREC files to numbers: evaluate_run against pytrec_eval and ir_measures.
+
+    python benchmarks/bench_evaluate_run.py --rows 1e6 1e7 --repeat 3 --wait-quiet 60
+
+Per size, a run file of ``--rows`` lines and its qrels are written once to a
+temporary folder (``--keep DIR`` keeps them there and reuses them). The run is
+``bench_trec_io.py``'s: 1000 documents a query, query ids ``q`` + number,
+document ids ``doc-`` + 9 digits from a pool of rows / 4 (each retrieved for
+about 4 queries), scores descending with 17 significant digits, fields
+separated by one space. The qrels judge, per query, each retrieved document
+with a probability drawn from [8 %, 25 %] (about 80 to 250 judged retrieved
+documents, a query) and 20 to 50 documents of the pool the run did not
+retrieve; grades 0..3, higher ones likelier near the top of the ranking,
+and 2 % of the judged documents with grade -1 (in the pool, not judged). The
+qrels lines come grouped by query, documents in random order.
+
+Timed on those files, from the paths to the mean of each measure
+(``map``, ``ndcg@10``, ``precision@10``, ``recall@100``, ``mrr``, ties as
+trec_eval breaks them; the run has no tied scores), each call ``--repeat``
+times in turn, median:
+
+* ``evaluate_run(qrels_path, run_path)``: the package, reading with pyarrow
+  where it is installed (``engine="auto"``);
+* the same with pandas' reader: ``read_trec_qrels(..., engine="pandas")`` and
+  ``read_trec_run(..., engine="pandas")`` then ``evaluate_run`` on the
+  DataFrames (which checks them for duplicate pairs once more);
+* ``pytrec_eval``: ``parse_qrel`` and ``parse_run`` on the files (its own
+  Python parser), then ``RelevanceEvaluator(qrels, {"map", "ndcg_cut.10",
+  "P.10", "recall.100", "recip_rank"}).evaluate(run)`` and the means over
+  queries;
+* ``ir_measures.calc_aggregate([AP, nDCG@10, P@10, R@100, RR], qrels, run)`` on
+  ``ir_measures.read_trec_qrels``/``read_trec_run`` of the paths (its own
+  reading; it picks its pytrec_eval provider for these measures).
+
+The ratio column is each time over the package's (auto engine). Every tool's
+means are compared with the package's to 1e-9; a mismatch is printed. Tools
+not installed are left out with a note.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
+from _common import (  # noqa: E402
+    emit,
+    machine_line,
+    markdown_table,
+    package_revision,
+    peak_rss_bytes,
+    reset_peak_rss,
+    run_child,
+    versions,
+    wait_for_quiet,
+)
+from bench_trec_io import DOCS_PER_QUERY, write_run  # noqa: E402
+
+MEASURES = ["map", "ndcg@10", "precision@10", "recall@100", "mrr"]
+PYTREC_EVAL = {"map": "map", "ndcg@10": "ndcg_cut_10", "precision@10": "P_10",
+               "recall@100": "recall_100", "mrr": "recip_rank"}  # fmt: skip
+IR_MEASURES = {"map": "AP", "ndcg@10": "nDCG@10", "precision@10": "P@10",
+               "recall@100": "R@100", "mrr": "RR"}  # fmt: skip
+GRADE_PROBABILITIES = np.array([[0.55, 0.25, 0.13, 0.07], [0.85, 0.10, 0.04, 0.01]])
+
+
+def write_qrels(path, run_path, seed=1):
+    """The benchmark qrels of the run at ``run_path``, described in the module docstring."""
+    import pandas as pd
+
+    from sklearn_rank_metrics.trec import read_trec_run
+
+    rng = np.random.default_rng(seed)
+    run = read_trec_run(run_path)
+    rows = len(run)
+    n_queries = rows // DOCS_PER_QUERY
+    rank = np.tile(np.arange(DOCS_PER_QUERY), n_queries)
+    share = rng.uniform(0.08, 0.25, n_queries)
+    judged = rng.random(rows) < np.repeat(share, DOCS_PER_QUERY)
+    # Judged documents the run did not retrieve: documents of the run's pool
+    # retrieved for other queries only (absent from this query's 1000).
+    n_missed = rng.integers(20, 51, n_queries)
+    missed_query = np.repeat(np.arange(n_queries), n_missed)
+    other = (missed_query + rng.integers(1, max(n_queries, 2), missed_query.shape[0])) % n_queries
+    missed_rows = other * DOCS_PER_QUERY + rng.integers(0, DOCS_PER_QUERY, other.shape[0])
+    query_ids = run["query_id"].to_numpy(dtype=object)
+    doc_ids = run["doc_id"].to_numpy(dtype=object)
+    qrels = pd.DataFrame(
+        {
+            "query_id": np.concatenate(
+                (query_ids[judged], query_ids[missed_query * DOCS_PER_QUERY])
+            ),
+            "doc_id": np.concatenate((doc_ids[judged], doc_ids[missed_rows])),
+            "top": np.concatenate((rank[judged] < 100, np.zeros(missed_rows.shape[0], bool))),
+            "order": np.concatenate((np.flatnonzero(judged) // DOCS_PER_QUERY, missed_query)),
+        }
+    )
+    # A document of another query's list may be in this one's too: keep it once.
+    qrels = qrels.drop_duplicates(["query_id", "doc_id"])
+    qrels = qrels.iloc[np.lexsort((rng.random(len(qrels)), qrels["order"].to_numpy()))]
+    grade = np.where(
+        qrels["top"].to_numpy(),
+        rng.choice(4, len(qrels), p=GRADE_PROBABILITIES[0]),
+        rng.choice(4, len(qrels), p=GRADE_PROBABILITIES[1]),
+    )
+    grade[rng.random(len(qrels)) < 0.02] = -1
+    out = pd.DataFrame(
+        {"query_id": qrels["query_id"], "iteration": "0", "doc_id": qrels["doc_id"],
+         "relevance": grade}  # fmt: skip
+    )
+    out.to_csv(path, sep=" ", header=False, index=False, lineterminator="\n")
+    return len(out)
+
+
+def files(folder, text):
+    """The run and qrels of ``--rows text`` in ``folder``, written unless already there.
+
+    Also the warm-up files: the first lines of both.
+    """
+    run_path, qrels_path = folder / f"run_{text}.txt", folder / f"qrels_{text}.txt"
+    if not run_path.exists():
+        write_run(run_path, int(float(text)))
+    if not qrels_path.exists():
+        write_qrels(qrels_path, run_path)
+    for name, path in (("warmup_run.txt", run_path), ("warmup_qrels.txt", qrels_path)):
+        with open(path, "rb") as source:
+            (folder / name).write_bytes(b"".join(source.readline() for _ in range(2000)))
+    return run_path, qrels_path
+
+
+def tool_call(tool, qrels_path, run_path):
+    """A function from the two paths to ``{package measure name: mean}``, for one tool."""
+    if tool in ("package", "package-pandas"):
+        from sklearn_rank_metrics.trec import evaluate_run, read_trec_qrels, read_trec_run
+
+        if tool == "package":
+            return lambda: evaluate_run(qrels_path, run_path, metrics=MEASURES, ties="trec_eval")
+        return lambda: evaluate_run(
+            read_trec_qrels(qrels_path, engine="pandas"),
+            read_trec_run(run_path, engine="pandas"),
+            metrics=MEASURES,
+            ties="trec_eval",
+        )
+    if tool == "pytrec_eval":
+        import pytrec_eval
+
+        def call():
+            with open(qrels_path) as handle:
+                qrels = pytrec_eval.parse_qrel(handle)
+            with open(run_path) as handle:
+                run = pytrec_eval.parse_run(handle)
+            names = {"map", "ndcg_cut.10", "P.10", "recall.100", "recip_rank"}
+            values = pytrec_eval.RelevanceEvaluator(qrels, names).evaluate(run)
+            return {
+                ours: statistics.fmean(v[theirs] for v in values.values())
+                for ours, theirs in PYTREC_EVAL.items()
+            }
+
+        return call
+    if tool == "ir_measures":
+        import ir_measures
+
+        measures = {ours: ir_measures.parse_measure(theirs) for ours, theirs in IR_MEASURES.items()}
+
+        def call():
+            values = ir_measures.calc_aggregate(
+                list(measures.values()),
+                ir_measures.read_trec_qrels(str(qrels_path)),
+                ir_measures.read_trec_run(str(run_path)),
+            )
+            return {ours: values[measure] for ours, measure in measures.items()}
+
+        return call
+    if tool == "read_csv":
+        import pandas as pd
+
+        return lambda: pd.read_csv(run_path, sep=r"\s+", header=None) is None or {}
+    raise ValueError(tool)
+
+
+def child(tool, qrels_path, run_path, repeat):
+    """Time ``repeat`` calls of one tool in this fresh process; emit the median and memory."""
+    folder = Path(run_path).parent
+    # Imports and first-call set-up, not timed: the first lines of both files.
+    tool_call(tool, folder / "warmup_qrels.txt", folder / "warmup_run.txt")()
+    call = tool_call(tool, qrels_path, run_path)
+    baseline = reset_peak_rss()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        means = call()
+        times.append(time.perf_counter() - start)
+    emit({"seconds": statistics.median(times), "times": times, "means": means,
+          "rss_growth": peak_rss_bytes() - baseline})  # fmt: skip
+
+
+TOOLS = {
+    "read_csv": 'pandas.read_csv(run, sep=r"\\s+"), the run alone (yardstick)',
+    "package": "evaluate_run(qrels_path, run_path) (pyarrow reader)",
+    "package-pandas": 'evaluate_run on read_trec_*(engine="pandas")',
+    "pytrec_eval": "pytrec_eval: parse_qrel + parse_run + evaluate",
+    "ir_measures": "ir_measures.calc_aggregate on read_trec_*",
+}
+MODULES = {"package-pandas": "pandas", "pytrec_eval": "pytrec_eval", "ir_measures": "ir_measures",
+           "read_csv": "pandas", "package": "pandas"}  # fmt: skip
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", nargs="+", default=["1e6"], help="run lines, e.g. 1e6 1e7")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--keep", help="write the files into this folder, keep and reuse them")
+    parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=list(TOOLS))
+    parser.add_argument("--wait-quiet", type=float, default=0, help="seconds to wait at most")
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per tool and size")
+    parser.add_argument(
+        "--child", nargs=3, metavar=("TOOL", "QRELS", "RUN"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args(argv)
+    if args.child:
+        tool, qrels_path, run_path = args.child
+        return child(tool, qrels_path, run_path, args.repeat)
+
+    found = versions(
+        ["sklearn_rank_metrics", "numpy", "pandas", "pyarrow", "pytrec_eval", "ir_measures"]
+    )
+    print(machine_line())
+    print("package at", package_revision())
+    print("versions:", ", ".join(f"{k} {v}" for k, v in found.items()))
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="bench_evaluate_run_"))
+    folder.mkdir(parents=True, exist_ok=True)
+    header = ["tool", "run lines", "qrels lines", "median s", "x package", "peak RSS growth MB",
+              "same means", "other CPU"]  # fmt: skip
+    rows, mismatches = [], []
+    for text in args.rows:
+        run_path, qrels_path = files(folder, text)
+        n_run = sum(1 for _ in open(run_path, "rb"))
+        n_qrels = sum(1 for _ in open(qrels_path, "rb"))
+        results = {}
+        for tool in args.tools:
+            if MODULES[tool] not in found:
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", "not installed"] + [""] * 4)
+                continue
+            if args.wait_quiet:
+                wait_for_quiet(args.wait_quiet)
+            results[tool] = run_child(
+                [os.path.abspath(__file__), "--repeat", str(args.repeat),
+                 "--child", tool, str(qrels_path), str(run_path)],
+                args.timeout,
+            )  # fmt: skip
+        for tool, result in results.items():
+            if "error" in result:
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"]] + [""] * 4)
+                continue
+            same = ""
+            if result["means"] and "means" in results.get("package", {}):
+                reference = results["package"]["means"]
+                worst = max(abs(result["means"][m] - reference[m]) for m in MEASURES)
+                same = "yes" if worst <= 1e-9 else f"**no** ({worst:.1e})"
+                if worst > 1e-9:
+                    mismatches.append((tool, text, result["means"], reference))
+            base = results.get("package", {}).get("seconds")
+            rows.append([
+                TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", f"{result['seconds']:.2f}",
+                f"{result['seconds'] / base:.2f}" if base else "",
+                f"{result['rss_growth'] / 1e6:,.0f}", same, f"{result['other_cpu']:.1f}",
+            ])  # fmt: skip
+            print(" | ".join(str(cell) for cell in rows[-1]), flush=True)
+    print()
+    print(markdown_table(header, rows))
+    for tool, text, theirs, ours in mismatches:
+        print(f"MISMATCH {tool} at {text}: {theirs} vs the package's {ours}")
+    if not args.keep:
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+
+
+if __name__ == "__main__":
+    main()
