@@ -11,8 +11,6 @@ all read this table, so adding a metric means adding its definition, its
 kernel and its public function.
 """
 
-import difflib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -39,7 +37,6 @@ from ._kernels import (
     RelevantInList,
     multiple_of_r,
 )
-from ._params import is_cutoff
 from ._results import QueryValues
 
 # Which shared options a metric takes follows from what its value depends
@@ -816,14 +813,6 @@ ALIASES = {
     alias: definition.name for definition in METRICS.values() for alias in definition.aliases
 }
 
-_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:@\s*(\S+))?\s*$")
-_CUTOFF = re.compile(r"[0-9]{1,19}")  # 2**63 - 1 has 19 digits
-
-
-def valid_names():
-    """Every accepted metric name: the definitions', then the aliases."""
-    return sorted(METRICS) + sorted(ALIASES)
-
 
 def check_bounded(definition, no_relevant, name):
     """Reject ``no_relevant="one"`` for a metric without an upper bound (DCG, CG)."""
@@ -832,38 +821,3 @@ def check_bounded(definition, no_relevant, name):
             f"no_relevant='one' is not available for {name!r}, which has no upper bound; "
             "use 'zero' or 'skip'."
         )
-
-
-def resolve_metric(name):
-    """Return ``(MetricDefinition, k)`` for a name such as ``"ndcg@10"`` or ``"map"``.
-
-    Raises a ValueError listing the valid names (and the closest one) for an
-    unknown name, and one that shows the right form for a bad cutoff.
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"a metric name must be a string such as 'ndcg@10', got {name!r}.")
-    match = _NAME.match(name)
-    base = match.group(1).lower() if match else name
-    base = ALIASES.get(base, base)
-    if base not in METRICS:
-        close = difflib.get_close_matches(base, valid_names(), n=1, cutoff=0.5)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise ValueError(
-            f"unknown metric {name!r}.{hint} Valid names: {', '.join(valid_names())}; "
-            "append @k for a cutoff, e.g. 'ndcg@10'."
-        )
-    definition = METRICS[base]
-    cutoff = match.group(2)
-    if cutoff is None:
-        return definition, None
-    if not definition.takes_cutoff:
-        raise ValueError(
-            f"{definition.name!r} compares whole lists and takes no @k: use {definition.name!r}."
-        )
-    # ASCII digits only: str.isdigit() takes '²', int() '٣'; and int() refuses 5,000 digits.
-    if not _CUTOFF.fullmatch(cutoff) or not is_cutoff(int(cutoff)):
-        raise ValueError(
-            f"the cutoff in {name!r} must be a positive int of ASCII digits, at most 2**63 - 1, "
-            f"e.g. '{base}@10'."
-        )
-    return definition, int(cutoff)

@@ -1,25 +1,30 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._definitions import resolve_metric
+from .._engine._names import call_gain, name_requests
 from .._engine._params import check_parameters
-from .._engine._pipeline import Request, evaluate_requests
+from .._engine._pipeline import evaluate_requests
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
 
 def requests_for(metrics, owner="evaluate"):
-    """One :class:`Request` per metric name, in the order given (``owner`` names the caller)."""
+    """One :class:`Request` per measure the names give (trec_eval's sets expanded), in order.
+
+    ``owner`` names the caller in errors.
+    """
     if isinstance(metrics, str):
         metrics = [metrics]
     metrics = list(metrics)
     if not metrics:
         raise ValueError(f"{owner}: metrics is empty; name at least one metric, e.g. ['ndcg@10'].")
-    repeated = sorted({name for name in metrics if metrics.count(name) > 1}, key=str)
+    requests = name_requests(metrics)
+    names = [request.name for request in requests]
+    repeated = sorted({name for name in names if names.count(name) > 1}, key=str)
     if repeated:
         raise ValueError(
             f"{owner}: metrics names {', '.join(map(repr, repeated))} more than once."
         )
-    return [Request(name, *resolve_metric(name)) for name in metrics]
+    return requests
 
 
 def evaluate(
@@ -66,6 +71,9 @@ def evaluate(
         num_nonrel_judged_ret, bpref, gm_bpref, infap, iprec_11pt_avg,
         rprec_mult, set_map, bing, utility, rbp_resid; counts are summed
         over queries and gm_map, gm_bpref averaged geometrically.
+        ir_measures' syntax (``"nDCG@10"``, ``"P(rel=2)@5"``) and trec_eval's
+        names (``"ndcg_cut_10"``, ``"P_5"``, lists ``"P.5,10"`` and sets
+        ``"official"``) are read too; ``docs/metrics.md`` lists them.
     qid : array-like of shape (n_documents,), default=None
         Query id of every document (ints or strings, rows in any order).
         Only with 1-D input; None means all documents form one query.
@@ -149,12 +157,13 @@ def evaluate(
         no_relevant=no_relevant,
         average=average,
     )
+    requests = requests_for(metrics)
     results = evaluate_requests(
-        requests_for(metrics),
+        requests,
         y_true,
         y_score,
         qid=qid,
-        gain=gain,
+        gain=call_gain(requests, gain),
         relevance_level=relevance_level,
         n_relevant=n_relevant,
         ties=ties,

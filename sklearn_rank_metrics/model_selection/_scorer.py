@@ -19,7 +19,7 @@ from sklearn.metrics._scorer import _BaseScorer
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
-from .._engine._definitions import resolve_metric
+from .._engine._names import parse_name, resolve_request
 from .._engine._params import check_parameters
 from ._fit_arguments import final_step
 from ._response import call_method, ranking_scores
@@ -92,10 +92,11 @@ def _named_options(name):
     take: the metric's shared options, ``k`` where a cutoff applies, and
     ``average`` (which must stay "mean").
     """
-    definition, k = resolve_metric(name)
+    request = resolve_request(parse_name(name))
+    definition = request.definition
     fixed = dict(definition.fixed_options)
-    if k is not None:
-        fixed["k"] = k
+    if request.k is not None:
+        fixed["k"] = request.k
     accepted = {*definition.options, "average"}
     if definition.takes_cutoff:
         accepted.add("k")
@@ -138,9 +139,9 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
         )
     _check_options(repr(metric), accepted, metric_kwargs)
     options = dict(metric_kwargs)
-    k = options.pop("k", fixed.get("k"))
-    name = definition.name if k is None else f"{definition.name}@{k}"
-    resolve_metric(name)  # a bad k= fails here as a bad @k would, not in the first fold
+    k = options.pop("k", None)
+    name = metric if k is None else f"{metric}@{k}"
+    resolve_request(parse_name(name))  # a bad k= fails here as a bad @k would, not in the first fold
     return _evaluate_metric, dict(options, metric=name), True
 
 

@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED, Judgments
+from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._warnings import warn_caller
@@ -217,6 +218,7 @@ def evaluate_run(
         labels[rows],
         scores[rows],
         qid=run_queries[rows],
+        gain=call_gain(requests, "linear"),
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",

@@ -1,0 +1,374 @@
+"""``rank-eval``: trec_eval's command line, its text line for line.
+
+``python -m sklearn_rank_metrics [-q] [-c] [-l N] [-M N] [-J] [-n] [-m MEASURE]... QRELS RUN``
+reads the two files, evaluates the run as trec_eval does (:func:`evaluate_run`
+with ``ties="trec_eval"``) and prints trec_eval's three columns: the measure
+left-justified to 22 characters, a tab, the query id or ``all``, a tab, the
+value (``%6.4f``, or ``%ld`` for a count). The measures come in trec_eval's
+own order (its measure table's, not the order of ``-m``), per-query lines
+(``-q``) query by query in trec_eval's order (query ids sorted as bytes),
+then the ``all`` lines. ``--format csv`` and ``--format json`` write the
+same values, unrounded, for scripts.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+
+from .._engine._names import (
+    TREC,
+    TREC_MEASURES,
+    TREC_SETS,
+    expand_trec,
+    offered,
+    parse_name,
+    resolve_request,
+)
+
+_PROGRAM = "rank-eval"
+# trec_eval prints these only in the ``all`` lines.
+_SUMMARY_ONLY = {measure.definition for measure in TREC_MEASURES if not measure.per_query}
+
+
+class CommandError(Exception):
+    """A bad argument, file or measure: one line on stderr, exit status 2."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One printed measure: the name printed, the name evaluated, how it prints.
+
+    ``evaluated`` differs from ``printed`` where trec_eval's printed name
+    rounds its parameter (``iprec_at_recall.0.333`` prints as
+    ``iprec_at_recall_0.33``).
+    """
+
+    printed: str
+    evaluated: str
+    integer: bool
+    per_query: bool
+
+
+def _column(spec, evaluated=None):
+    definition = resolve_request(spec).definition
+    return Column(
+        printed=spec.name,
+        evaluated=evaluated or spec.name,
+        integer=bool(getattr(definition, "integer", False)),
+        per_query=definition.name not in _SUMMARY_ONLY,
+    )
+
+
+def trec_columns(measure_args):
+    """The measures of the ``-m`` arguments, as trec_eval marks and orders them.
+
+    Returns ``(columns, runid, left_out)``: the columns in trec_eval's
+    order, then the names that are not trec_eval's (``ndcg@10``,
+    ``P(rel=2)@5``) in the order given; whether ``runid`` is printed; and
+    the measures of trec_eval's sets this package does not offer.
+
+    trec_eval reads ``-m name.params`` by cutting at the first ``.``: a set
+    (``official``, ``all_trec``) marks its measures, a measure name marks
+    it with the parameters of the first ``-m`` that gives it some (else its
+    defaults). Any other argument is one measure name in any syntax.
+    """
+    marked, explicit, params, extras = set(), set(), {}, []
+    for argument in measure_args or ["official"]:
+        base, dot, given = argument.partition(".")
+        if base in TREC_SETS:
+            marked.update(TREC_SETS[base])
+        elif base in TREC:
+            marked.add(base)
+            explicit.add(base)
+            if dot:
+                params.setdefault(base, given)
+        else:
+            extras.append(argument)
+    columns, left_out = [], []
+    for measure in TREC_MEASURES:
+        if measure.name not in marked or measure.name == "runid":
+            continue
+        if not offered(measure) and measure.name not in explicit:
+            left_out.append(measure.name)  # in a set; asked for alone, it raises
+            continue
+        for spec in expand_trec(measure, params.get(measure.name)):
+            evaluated = spec.name
+            if measure.name in params and measure.params is not None:
+                evaluated = f"{measure.name}_{_raw(measure, spec)}"
+            columns.append(_column(spec, evaluated))
+    seen = {column.printed for column in columns}
+    for name in extras:
+        if name not in seen:
+            seen.add(name)
+            columns.append(_column(parse_name(name)))
+    return columns, "runid" in marked, left_out
+
+
+def _raw(measure, spec):
+    """The parameter of a spec of trec_eval's ``measure``, written so that it reads back exactly."""
+    if measure.params == "cutoffs":
+        return str(spec.k)
+    options = dict(spec.options)
+    if measure.params == "levels":
+        return repr(options[measure.option])
+    return spec.name[len(measure.name) + 1 :]
+
+
+# ------------------------------------------------------------ output
+
+
+def _trec_number(value, integer):
+    """A value as trec_eval prints it: ``%ld`` of the truncated value, else ``%6.4f``."""
+    if integer and math.isfinite(value):
+        return str(int(value))
+    return f"{value:6.4f}"
+
+
+def _line(name, query, value):
+    return f"{name:<22}\t{query}\t{value}\n"
+
+
+@dataclass(frozen=True)
+class Report:
+    """The numbers a command prints: per-query values and the ``all`` values.
+
+    ``queries`` are the query ids in trec_eval's order; ``values[name]``
+    the per-query values in that order; ``summary[name]`` the ``all``
+    value; ``run_id`` the run's name as trec_eval prints it (that of the
+    run file's last line), None when ``runid`` is not printed.
+    """
+
+    columns: list
+    queries: list
+    values: dict
+    summary: dict
+    run_id: str | None
+
+
+def build_report(columns, results, run_id, all_overrides=None):
+    """A :class:`Report` from per-query :class:`QueryResults` (``evaluate_run(..., average=None)``).
+
+    The ``all`` value of each column is ``results.mean(name)`` (which sums
+    counts and takes the geometric mean of ``gm_`` measures as the
+    definitions say), unless ``all_overrides`` gives it.
+    """
+    ids = [str(query) for query in results.query_ids]
+    order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"))  # strcmp's order
+    values, summary = {}, {}
+    means = results.mean()
+    for column in columns:
+        per_query = results[column.evaluated]
+        values[column.printed] = [float(per_query[i]) for i in order]
+        summary[column.printed] = float(means[column.evaluated])
+    summary.update(all_overrides or {})
+    return Report(columns, [ids[i] for i in order], values, summary, run_id)
+
+
+def format_text(report, per_query, summary):
+    """trec_eval's text: per-query lines (``per_query``), then the ``all`` lines (``summary``)."""
+    lines = []
+    if per_query:
+        for index, query in enumerate(report.queries):
+            for column in report.columns:
+                if column.per_query:
+                    value = report.values[column.printed][index]
+                    lines.append(_line(column.printed, query, _trec_number(value, column.integer)))
+    if summary:
+        if report.run_id is not None:
+            lines.append(_line("runid", "all", report.run_id))
+        for column in report.columns:
+            value = report.summary[column.printed]
+            lines.append(_line(column.printed, "all", _trec_number(value, column.integer)))
+    return "".join(lines)
+
+
+def _plain(value, integer):
+    if integer and math.isfinite(value):
+        return int(value)
+    return value
+
+
+def format_csv(report, per_query, summary):
+    """CSV with columns ``measure,query_id,value``: the rows of the text output, unrounded."""
+    rows = ["measure,query_id,value\n"]
+    for name, query, value in _records(report, per_query, summary):
+        rows.append(f"{_csv_field(name)},{_csv_field(query)},{_csv_field(str(value))}\n")
+    return "".join(rows)
+
+
+def _csv_field(text):
+    if any(character in text for character in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _records(report, per_query, summary):
+    if per_query:
+        for index, query in enumerate(report.queries):
+            for column in report.columns:
+                if column.per_query:
+                    value = report.values[column.printed][index]
+                    yield column.printed, query, _plain(value, column.integer)
+    if summary:
+        if report.run_id is not None:
+            yield "runid", "all", report.run_id
+        for column in report.columns:
+            yield column.printed, "all", _plain(report.summary[column.printed], column.integer)
+
+
+def format_json(report, per_query, summary):
+    """JSON: ``{"run_id", "measures", "all": {measure: value}, "queries": {id: {measure: value}}}``."""
+    document = {"run_id": report.run_id, "measures": [c.printed for c in report.columns]}
+    if summary:
+        document["all"] = {
+            c.printed: _plain(report.summary[c.printed], c.integer) for c in report.columns
+        }
+    if per_query:
+        document["queries"] = {
+            query: {
+                c.printed: _plain(report.values[c.printed][index], c.integer)
+                for c in report.columns
+                if c.per_query
+            }
+            for index, query in enumerate(report.queries)
+        }
+    return json.dumps(document, indent=2, allow_nan=True) + "\n"
+
+
+_FORMATS = {"text": format_text, "csv": format_csv, "json": format_json}
+
+
+# ------------------------------------------------------------ command
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise CommandError(message)
+
+
+def _parser():
+    parser = _Parser(
+        prog=_PROGRAM,
+        description="Evaluate a TREC run against qrels, printing trec_eval's output.",
+        epilog="Measures: trec_eval's names and sets (official, all_trec, P.5,10), "
+        "ir_measures' (nDCG@10, P(rel=2)@5) and the package's (ndcg@10).",
+    )
+    parser.add_argument("-q", action="store_true", help="also print each query's values")
+    parser.add_argument(
+        "-c", action="store_true", help="queries of the qrels the run misses score 0 (averaged in)"
+    )
+    parser.add_argument(
+        "-l", type=int, default=1, metavar="N", help="relevance level: relevant iff grade >= N"
+    )
+    parser.add_argument(
+        "-M", type=int, default=None, metavar="N", help="evaluate only the top N of each query"
+    )
+    parser.add_argument(
+        "-J", action="store_true", help="evaluate only the judged documents of the run"
+    )
+    parser.add_argument("-n", action="store_true", help="no summary: leave out the 'all' lines")
+    parser.add_argument(
+        "-m", action="append", metavar="MEASURE", help="a measure or set (default: official)"
+    )
+    parser.add_argument("--format", choices=tuple(_FORMATS), default="text")
+    parser.add_argument("qrels")
+    parser.add_argument("run")
+    return parser
+
+
+def _evaluate(arguments, columns):
+    """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
+    from ._evaluate import evaluate_run
+    from ._read import read_trec_qrels, read_trec_run
+
+    qrels = read_trec_qrels(arguments.qrels)
+    run = read_trec_run(arguments.run)
+    results = evaluate_run(
+        qrels,
+        run,
+        metrics=[column.evaluated for column in columns],
+        ties="trec_eval",
+        relevance_level=arguments.l,
+        missing_queries="zero" if arguments.c else "ignore",
+        max_docs=arguments.M,
+        judged_only=arguments.J,
+        average=None,
+    )
+    if results.n_queries == 0:
+        raise CommandError("no queries with both results and relevance judgments")
+    overrides = {}
+    if arguments.c:
+        # trec_eval -c sums num_rel over the whole qrels as judgments > 0,
+        # whatever -l says (m_num_rel.c).
+        total = int((qrels["relevance"] > 0).sum())
+        overrides = {c.printed: total for c in columns if c.printed == "num_rel"}
+    run_id = str(run["run_name"].iloc[-1]) if len(run) else ""
+    return results, run_id, overrides
+
+
+def main(argv=None, stdout=None):
+    """Run the command with ``argv`` (default ``sys.argv[1:]``); return its exit status.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments, as on the command line.
+    stdout : file-like, default=None
+        Where the output goes (default ``sys.stdout``).
+
+    Returns
+    -------
+    status : int
+        0, or 2 after a one-line error on stderr (bad option, file or measure).
+
+    See Also
+    --------
+    sklearn_rank_metrics.trec.evaluate_run : The same numbers in Python.
+
+    References
+    ----------
+    .. [1] trec_eval, ``trec_eval.c``: https://github.com/usnistgov/trec_eval
+
+    Examples
+    --------
+    >>> from sklearn_rank_metrics.trec._command import main
+    >>> main(["--help"])  # doctest: +ELLIPSIS
+    usage: rank-eval ...
+    0
+    """
+    stdout = sys.stdout if stdout is None else stdout
+    try:
+        arguments = _parser().parse_args(argv)
+        columns, prints_runid, left_out = trec_columns(arguments.m)
+        if left_out:
+            print(
+                f"{_PROGRAM}: note: left out trec_eval's {', '.join(left_out)}, which this "
+                "package does not offer",
+                file=sys.stderr,
+            )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            results, run_id, overrides = _evaluate(arguments, columns)
+        for warning in caught:  # one line each, without Python's file and line
+            print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
+        report = build_report(columns, results, run_id if prints_runid else None, overrides)
+        text = _FORMATS[arguments.format](report, arguments.q, not arguments.n)
+    except SystemExit as exit_:  # --help
+        return exit_.code or 0
+    except (CommandError, ValueError, TypeError, OSError, ImportError) as error:
+        message = " ".join(str(error).split())
+        print(f"{_PROGRAM}: error: {message}", file=sys.stderr)
+        return 2
+    try:
+        stdout.write(text)
+        stdout.flush()
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        if stdout is not sys.stdout:
+            raise
+        # Python's own advice: point stdout at devnull so that the exit's flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
