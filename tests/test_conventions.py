@@ -1,0 +1,174 @@
+"""docs/conventions.md: the options it names reproduce each tool's own numbers.
+
+Every tool that is installed is run itself on generated rankings with tied
+scores and queries without a relevant document, and its numbers are compared
+with the package's under the options the page gives for it.
+"""
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import (
+    dcg_score,
+    hit_rate_score,
+    map_score,
+    mrr_score,
+    ndcg_score,
+    precision_at_k_score,
+    r_precision_score,
+    recall_at_k_score,
+)
+
+CUTOFFS = (1, 3, 5, 20)  # 20: beyond every list
+
+
+def rankings(seed, *, n_queries=24, max_size=12, ties=True):
+    """``(qid, labels, scores)``: graded labels 0-3, every fourth query without a relevant one.
+
+    Lists hold at most ``max_size`` (<= 15) documents; tied scores take a few
+    integer values, tie-free ones are a permutation.
+    """
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, max_size + 1, n_queries)
+    qid = np.repeat(np.arange(n_queries), sizes)
+    labels = rng.integers(0, 4, qid.shape[0])
+    labels[np.isin(qid, np.arange(0, n_queries, 4))] = 0
+    if ties:
+        scores = rng.integers(0, 3, qid.shape[0]).astype(np.float64)
+    else:
+        scores = rng.permutation(qid.shape[0]).astype(np.float64) + 1.0
+    return qid, labels, scores
+
+
+def per_query_lists(qid, *arrays):
+    """Each array cut into one list per query (queries in increasing id, rows in order)."""
+    bounds = np.flatnonzero(np.diff(qid)) + 1
+    return [np.split(np.asarray(array), bounds) for array in arrays]
+
+
+# scikit-learn ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k", [None, 2, 20])
+def test_scikit_learn_ndcg_and_dcg_with_their_defaults(k):
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(k or 0)
+    y_true = rng.integers(0, 4, (30, 8))
+    y_true[::5] = 0  # rows without a relevant document: NDCG 0 in both
+    y_score = rng.integers(0, 3, (30, 8)).astype(np.float64)  # heavy ties
+    assert ndcg_score(y_true, y_score, k=k) == pytest.approx(
+        metrics.ndcg_score(y_true, y_score, k=k), rel=1e-12
+    )
+    assert dcg_score(y_true, y_score, k=k) == pytest.approx(
+        metrics.dcg_score(y_true, y_score, k=k), rel=1e-12
+    )
+
+
+# trec_eval ------------------------------------------------------------------
+
+# (metric function, its keywords, trec_eval's measure)
+TREC_EVAL_MEASURES = [
+    (map_score, {}, "map"),
+    (map_score, {"k": 5}, "map_cut_5"),
+    (mrr_score, {}, "recip_rank"),
+    (precision_at_k_score, {"k": 5}, "P_5"),
+    (precision_at_k_score, {"k": 20}, "P_20"),
+    (recall_at_k_score, {"k": 5}, "recall_5"),
+    (r_precision_score, {}, "Rprec"),
+    (hit_rate_score, {"k": 5}, "success_5"),
+    (ndcg_score, {"k": 5}, "ndcg_cut_5"),
+    (ndcg_score, {}, "ndcg"),
+]
+
+
+@pytest.mark.parametrize("relevance_level", [1, 2])
+def test_metric_functions_equal_trec_eval_when_every_judged_document_is_listed(
+    relevance_level,
+):
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qid, labels, scores = rankings(relevance_level, ties=False)
+    qrels, run = {}, {}
+    for row, (query, label, score) in enumerate(zip(qid, labels, scores)):
+        qrels.setdefault(f"q{query}", {})[f"d{row}"] = int(label)
+        run.setdefault(f"q{query}", {})[f"d{row}"] = float(score)
+    measures = {name for *_, name in TREC_EVAL_MEASURES}
+    trec = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=relevance_level)
+    reference = trec.evaluate(run)
+    for function, options, name in TREC_EVAL_MEASURES:
+        if function is not ndcg_score:  # trec_eval's ndcg ignores -l
+            options = {**options, "relevance_level": relevance_level}
+        values = function(labels, scores, qid=qid, average=None, **options)
+        expected = [reference[f"q{query}"][name] for query in np.unique(qid)]
+        np.testing.assert_allclose(values, expected, rtol=1e-12, atol=1e-15, err_msg=name)
+
+
+# torchmetrics ---------------------------------------------------------------
+
+EMPTY_TARGET_ACTIONS = {"neg": "zero", "pos": "one", "skip": "skip"}
+
+
+def _torchmetrics(metric, qid, labels, scores):
+    torch = pytest.importorskip("torch")
+    return float(
+        metric(
+            torch.tensor(scores, dtype=torch.float32),
+            torch.tensor(labels),
+            indexes=torch.tensor(qid),
+        )
+    )
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("action, no_relevant", EMPTY_TARGET_ACTIONS.items())
+@pytest.mark.parametrize("k", [None, 3, 20])
+def test_torchmetrics_ndcg_averages_ties_as_ndcg_score(action, no_relevant, k):
+    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    qid, labels, scores = rankings(7)
+    metric = retrieval.RetrievalNormalizedDCG(top_k=k, empty_target_action=action)
+    expected = _torchmetrics(metric, qid, labels, scores)
+    got = ndcg_score(labels, scores, qid=qid, k=k, no_relevant=no_relevant)
+    assert got == pytest.approx(expected, rel=1e-6)  # torchmetrics sums in float32
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize("action, no_relevant", EMPTY_TARGET_ACTIONS.items())
+def test_torchmetrics_binary_metrics_on_positive_tie_free_scores(action, no_relevant):
+    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    qid, labels, scores = rankings(8, ties=False)
+    binary = (labels >= 2).astype(np.int64)
+    common = dict(qid=qid, no_relevant=no_relevant)
+    pairs = [
+        (retrieval.RetrievalMAP(), map_score(binary, scores, **common)),
+        (retrieval.RetrievalMRR(), mrr_score(binary, scores, **common)),
+        (retrieval.RetrievalRPrecision(), r_precision_score(binary, scores, **common)),
+    ]
+    for k in CUTOFFS:
+        pairs += [
+            (retrieval.RetrievalPrecision(top_k=k),
+             precision_at_k_score(binary, scores, k=k, **common)),
+            (retrieval.RetrievalRecall(top_k=k), recall_at_k_score(binary, scores, k=k, **common)),
+            (retrieval.RetrievalHitRate(top_k=k), hit_rate_score(binary, scores, k=k, **common)),
+        ]  # fmt: skip
+    for metric, got in pairs:
+        metric.empty_target_action = action
+        assert got == pytest.approx(_torchmetrics(metric, qid, binary, scores), rel=1e-6), metric
+    # adaptive_k divides by min(k, n): the item-level hit rate of each query.
+    for k in CUTOFFS:
+        metric = retrieval.RetrievalPrecision(top_k=k, adaptive_k=True, empty_target_action=action)
+        per_query = hit_rate_score(binary, scores, k=k, level="item", average=None, **common)
+        expected = _torchmetrics(metric, qid, binary, scores)
+        assert np.nanmean(per_query) == pytest.approx(expected, rel=1e-6)
+
+
+def test_torchmetrics_conventions_no_option_reproduces():
+    """AP@k over the hits in the top k, and relevant documents scored <= 0 never hits."""
+    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    qid = np.array([0, 0, 0])
+    labels = np.array([0, 1, 1])
+    scores = np.array([0.5, 0.25, -0.5])
+    # torchmetrics: the relevant document scored -0.5 is no hit: AP = (1/2) / 1.
+    assert _torchmetrics(retrieval.RetrievalMAP(), qid, labels, scores) == 0.5
+    assert map_score(labels, scores) == pytest.approx((1 / 2 + 2 / 3) / 2)
+    # AP@2 divided by the one hit inside the top 2, not by R = 2.
+    assert _torchmetrics(retrieval.RetrievalMAP(top_k=2), qid, labels, scores + 1) == 0.5
+    assert map_score(labels, scores, k=2) == 0.25
