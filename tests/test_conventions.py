@@ -7,6 +7,7 @@ with the package's under the options the page gives for it.
 
 import numpy as np
 import pytest
+import sklearn.metrics
 
 from sklearn_rank_metrics import (
     dcg_score,
@@ -18,6 +19,12 @@ from sklearn_rank_metrics import (
     r_precision_score,
     recall_at_k_score,
 )
+from sklearn_rank_metrics.trec import evaluate_run
+
+try:  # the local Spark session of the Spark tests, where pyspark and Java are installed
+    from test_spark import spark  # noqa: F401
+except pytest.skip.Exception:
+    spark = None
 
 CUTOFFS = (1, 3, 5, 20)  # 20: beyond every list
 
@@ -51,16 +58,15 @@ def per_query_lists(qid, *arrays):
 
 @pytest.mark.parametrize("k", [None, 2, 20])
 def test_scikit_learn_ndcg_and_dcg_with_their_defaults(k):
-    metrics = pytest.importorskip("sklearn.metrics")
     rng = np.random.default_rng(k or 0)
     y_true = rng.integers(0, 4, (30, 8))
     y_true[::5] = 0  # rows without a relevant document: NDCG 0 in both
     y_score = rng.integers(0, 3, (30, 8)).astype(np.float64)  # heavy ties
     assert ndcg_score(y_true, y_score, k=k) == pytest.approx(
-        metrics.ndcg_score(y_true, y_score, k=k), rel=1e-12
+        sklearn.metrics.ndcg_score(y_true, y_score, k=k), rel=1e-12
     )
     assert dcg_score(y_true, y_score, k=k) == pytest.approx(
-        metrics.dcg_score(y_true, y_score, k=k), rel=1e-12
+        sklearn.metrics.dcg_score(y_true, y_score, k=k), rel=1e-12
     )
 
 
@@ -85,7 +91,7 @@ TREC_EVAL_MEASURES = [
 def test_metric_functions_equal_trec_eval_when_every_judged_document_is_listed(
     relevance_level,
 ):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval is not installed")
     qid, labels, scores = rankings(relevance_level, ties=False)
     qrels, run = {}, {}
     for row, (query, label, score) in enumerate(zip(qid, labels, scores)):
@@ -107,8 +113,12 @@ def test_metric_functions_equal_trec_eval_when_every_judged_document_is_listed(
 EMPTY_TARGET_ACTIONS = {"neg": "zero", "pos": "one", "skip": "skip"}
 
 
+def _retrieval():
+    return pytest.importorskip("torchmetrics.retrieval", reason="torchmetrics is not installed")
+
+
 def _torchmetrics(metric, qid, labels, scores):
-    torch = pytest.importorskip("torch")
+    torch = pytest.importorskip("torch", reason="torchmetrics is not installed")
     return float(
         metric(
             torch.tensor(scores, dtype=torch.float32),
@@ -122,7 +132,7 @@ def _torchmetrics(metric, qid, labels, scores):
 @pytest.mark.parametrize("action, no_relevant", EMPTY_TARGET_ACTIONS.items())
 @pytest.mark.parametrize("k", [None, 3, 20])
 def test_torchmetrics_ndcg_averages_ties_as_ndcg_score(action, no_relevant, k):
-    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    retrieval = _retrieval()
     qid, labels, scores = rankings(7)
     metric = retrieval.RetrievalNormalizedDCG(top_k=k, empty_target_action=action)
     expected = _torchmetrics(metric, qid, labels, scores)
@@ -133,10 +143,10 @@ def test_torchmetrics_ndcg_averages_ties_as_ndcg_score(action, no_relevant, k):
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.UndefinedMetricWarning")
 @pytest.mark.parametrize("action, no_relevant", EMPTY_TARGET_ACTIONS.items())
 def test_torchmetrics_binary_metrics_on_positive_tie_free_scores(action, no_relevant):
-    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    retrieval = _retrieval()
     qid, labels, scores = rankings(8, ties=False)
     binary = (labels >= 2).astype(np.int64)
-    common = dict(qid=qid, no_relevant=no_relevant)
+    common = {"qid": qid, "no_relevant": no_relevant}
     pairs = [
         (retrieval.RetrievalMAP(), map_score(binary, scores, **common)),
         (retrieval.RetrievalMRR(), mrr_score(binary, scores, **common)),
@@ -162,7 +172,7 @@ def test_torchmetrics_binary_metrics_on_positive_tie_free_scores(action, no_rele
 
 def test_torchmetrics_conventions_no_option_reproduces():
     """AP@k over the hits in the top k, and relevant documents scored <= 0 never hits."""
-    retrieval = pytest.importorskip("torchmetrics.retrieval")
+    retrieval = _retrieval()
     qid = np.array([0, 0, 0])
     labels = np.array([0, 1, 1])
     scores = np.array([0.5, 0.25, -0.5])
@@ -172,3 +182,49 @@ def test_torchmetrics_conventions_no_option_reproduces():
     # AP@2 divided by the one hit inside the top 2, not by R = 2.
     assert _torchmetrics(retrieval.RetrievalMAP(top_k=2), qid, labels, scores + 1) == 0.5
     assert map_score(labels, scores, k=2) == 0.25
+
+
+# Spark's RankingMetrics -----------------------------------------------------
+
+
+def _spark_case(seed=5, n_queries=30):
+    """Ranked items and ground-truth sets: some items never retrieved, some sets empty."""
+    rng = np.random.default_rng(seed)
+    lists = []
+    for query in range(n_queries):
+        ranked = rng.permutation(100)[: rng.integers(1, 12)]
+        truth = rng.choice(100, size=rng.integers(0, 8) if query % 4 else 0, replace=False)
+        lists.append((ranked.tolist(), truth.tolist()))
+    return lists
+
+
+@pytest.mark.skipif(spark is None, reason="the Spark tests need pyspark and a Java runtime")
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+@pytest.mark.filterwarnings("ignore:Deprecated in 3.0.0:FutureWarning")  # MLlib's own call
+def test_spark_ranking_metrics(spark):
+    from pyspark.mllib.evaluation import RankingMetrics
+
+    pd = pytest.importorskip("pandas")
+    lists = _spark_case()
+    mllib = RankingMetrics(spark.sparkContext.parallelize(lists, 1))
+    rows = [
+        (q, item, -rank, int(item in truth))
+        for q, (ranked, truth) in enumerate(lists)
+        for rank, item in enumerate(ranked)
+    ]
+    qid, item, score, label = (np.array(column) for column in zip(*rows))
+    # precision, recall and MAP with n_relevant: tests/test_spark.py. Here what
+    # only this page claims, one Spark job each: k beyond every list, empty sets.
+    assert precision_at_k_score(label, score, qid=qid, k=20) == pytest.approx(
+        mllib.precisionAt(20), rel=1e-12
+    )
+    # Binary NDCG: the ground truth as qrels of grade 1 (an empty set: one line of grade 0).
+    qrels = pd.DataFrame(
+        [(str(q), str(i), 1) for q, (_, truth) in enumerate(lists) for i in truth]
+        + [(str(q), "none", 0) for q, (_, truth) in enumerate(lists) if not truth],
+        columns=["query_id", "doc_id", "relevance"],
+    )
+    run = pd.DataFrame({"query_id": qid.astype(str), "doc_id": item.astype(str), "score": score})
+    results = evaluate_run(qrels, run, metrics=["ndcg@3", "ndcg@20"])
+    for k in (3, 20):
+        assert results[f"ndcg@{k}"] == pytest.approx(mllib.ndcgAt(k), rel=1e-12)
