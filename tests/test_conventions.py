@@ -11,6 +11,7 @@ import sklearn.metrics
 
 from sklearn_rank_metrics import (
     dcg_score,
+    f1_at_k_score,
     hit_rate_score,
     map_score,
     mrr_score,
@@ -18,6 +19,7 @@ from sklearn_rank_metrics import (
     precision_at_k_score,
     r_precision_score,
     recall_at_k_score,
+    recall_cap_score,
 )
 from sklearn_rank_metrics.trec import evaluate_run
 
@@ -82,27 +84,44 @@ TREC_EVAL_MEASURES = [
     (recall_at_k_score, {"k": 5}, "recall_5"),
     (r_precision_score, {}, "Rprec"),
     (hit_rate_score, {"k": 5}, "success_5"),
+    (f1_at_k_score, {}, "set_F"),
+    (recall_cap_score, {"k": 5}, "relative_P_5"),
     (ndcg_score, {"k": 5}, "ndcg_cut_5"),
     (ndcg_score, {}, "ndcg"),
 ]
 
 
 @pytest.mark.parametrize("relevance_level", [1, 2])
-def test_metric_functions_equal_trec_eval_when_every_judged_document_is_listed(
-    relevance_level,
+@pytest.mark.parametrize("missed", [False, True])
+def test_metric_functions_equal_trec_eval_when_every_judged_document_is_counted(
+    relevance_level, missed
 ):
+    """Judged documents the list misses (``missed``) count through ``n_relevant``."""
     pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec_eval is not installed")
     qid, labels, scores = rankings(relevance_level, ties=False)
     qrels, run = {}, {}
     for row, (query, label, score) in enumerate(zip(qid, labels, scores)):
         qrels.setdefault(f"q{query}", {})[f"d{row}"] = int(label)
         run.setdefault(f"q{query}", {})[f"d{row}"] = float(score)
+    n_relevant = None
+    if missed:  # judged documents of every other query that the list lacks
+        rng = np.random.default_rng(relevance_level)
+        for query in np.unique(qid)[1::2]:
+            for extra in range(int(rng.integers(1, 4))):
+                qrels[f"q{query}"][f"missed{extra}"] = int(rng.integers(0, 4))
+        n_relevant = {
+            query: sum(grade >= relevance_level for grade in qrels[f"q{query}"].values())
+            for query in np.unique(qid)
+        }
     measures = {name for *_, name in TREC_EVAL_MEASURES}
     trec = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=relevance_level)
     reference = trec.evaluate(run)
     for function, options, name in TREC_EVAL_MEASURES:
-        if function is not ndcg_score:  # trec_eval's ndcg ignores -l
-            options = {**options, "relevance_level": relevance_level}
+        if function is ndcg_score:  # trec_eval's ndcg ignores -l; NDCG takes no n_relevant
+            if missed:
+                continue
+        else:
+            options = {**options, "relevance_level": relevance_level, "n_relevant": n_relevant}
         values = function(labels, scores, qid=qid, average=None, **options)
         expected = [reference[f"q{query}"][name] for query in np.unique(qid)]
         np.testing.assert_allclose(values, expected, rtol=1e-12, atol=1e-15, err_msg=name)
