@@ -28,6 +28,9 @@ try:  # the local Spark session of the Spark tests, where pyspark and Java are i
 except pytest.skip.Exception:
     spark = None
 
+# ranx's numba code casts hashed document ids; nothing of the comparison depends on it.
+pytestmark = pytest.mark.filterwarnings("ignore:unsafe cast from uint64")
+
 CUTOFFS = (1, 3, 5, 20)  # 20: beyond every list
 
 
@@ -247,3 +250,154 @@ def test_spark_ranking_metrics(spark):
     results = evaluate_run(qrels, run, metrics=["ndcg@3", "ndcg@20"])
     for k in (3, 20):
         assert results[f"ndcg@{k}"] == pytest.approx(mllib.ndcgAt(k), rel=1e-12)
+
+
+# LightGBM and XGBoost: their own evaluation of given scores ------------------
+
+
+def _features(n_rows):
+    return np.random.default_rng(0).random((n_rows, 2))
+
+
+def lightgbm_reported(qid, labels, scores):
+    """LightGBM's ``ndcg`` and ``map`` at CUTOFFS of ``scores`` (its training scores at start)."""
+    lightgbm = pytest.importorskip("lightgbm", reason="lightgbm is not installed")
+    params = {"verbose": -1, "num_threads": 1}
+    data = lightgbm.Dataset(
+        _features(qid.shape[0]), labels, group=np.bincount(qid), init_score=scores, params=params
+    )
+    params |= {"objective": "lambdarank", "metric": ["ndcg", "map"], "eval_at": list(CUTOFFS)}
+    booster = lightgbm.Booster(params, data)
+    return {name: value for _, name, value, *_ in booster.eval_train()}
+
+
+def xgboost_reported(qid, labels, scores, metrics, **params):
+    """XGBoost's ``metrics`` of ``scores``, given as the base margin of a model with no tree."""
+    xgboost = pytest.importorskip("xgboost", reason="xgboost is not installed")
+    data = xgboost.DMatrix(_features(qid.shape[0]), labels, base_margin=scores)
+    data.set_group(np.bincount(qid))
+    params = {"objective": "rank:ndcg", "eval_metric": metrics, "nthread": 1, **params}
+    text = xgboost.Booster(params, [data]).eval(data, name="given")
+    pairs = (field.removeprefix("given-").split(":") for field in text.split("\t")[1:])
+    return {name: float(value) for name, value in pairs}
+
+
+def booster_ndcg(qid, labels, scores, k, **options):
+    return ndcg_score(labels, scores, qid=qid, k=k, ties="first", **options)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lightgbm_ndcg_and_map(seed):
+    qid, labels, scores = rankings(seed)
+    reported = lightgbm_reported(qid, labels, scores)
+    options = {"qid": qid, "no_relevant": "one", "ties": "first"}
+    n_relevant = np.bincount(qid, weights=labels >= 1)
+    for k in CUTOFFS:
+        expected = booster_ndcg(qid, labels, scores, k, gain="exponential", no_relevant="one")
+        assert reported[f"ndcg@{k}"] == pytest.approx(expected, rel=1e-12)
+        # LightGBM divides AP@k by min(R, k): each query's map@k times R / min(R, k).
+        ap = map_score(labels, scores, k=k, average=None, **options)
+        rescale = np.where(n_relevant > 0, n_relevant / np.maximum(np.minimum(n_relevant, k), 1), 1)
+        assert reported[f"map@{k}"] == pytest.approx(np.mean(ap * rescale), rel=1e-12)
+        if k >= n_relevant.max():  # no query with more than k relevant documents
+            assert reported[f"map@{k}"] == pytest.approx(np.mean(ap), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_xgboost_ndcg(seed):
+    qid, labels, scores = rankings(seed)
+    names = [f"ndcg@{k}" for k in CUTOFFS] + [f"ndcg@{k}-" for k in CUTOFFS]
+    exponential = xgboost_reported(qid, labels, scores, names)
+    linear = xgboost_reported(qid, labels, scores, names, ndcg_exp_gain=False)
+    for k in CUTOFFS:
+        for suffix, no_relevant in [("", "one"), ("-", "zero")]:
+            name = f"ndcg@{k}{suffix}"
+            expected = booster_ndcg(qid, labels, scores, k, gain="exponential",
+                                    no_relevant=no_relevant)  # fmt: skip
+            assert exponential[name] == pytest.approx(expected, rel=1e-12)
+            expected = booster_ndcg(qid, labels, scores, k, no_relevant=no_relevant)
+            assert linear[name] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_xgboost_map_and_precision_on_binary_labels(seed):
+    qid, labels, scores = rankings(seed)
+    binary = (labels >= 2).astype(np.float64)  # XGBoost's map and pre take 0/1 labels only
+    names = ["map", "map-"] + [f"pre@{k}" for k in CUTOFFS]
+    reported = xgboost_reported(qid, binary, scores, names)
+    options = {"qid": qid, "ties": "first"}
+    assert reported["map"] == pytest.approx(
+        map_score(binary, scores, no_relevant="one", **options), rel=1e-12
+    )
+    assert reported["map-"] == pytest.approx(map_score(binary, scores, **options), rel=1e-12)
+    for k in CUTOFFS:
+        per_query = hit_rate_score(binary, scores, k=k, level="item", average=None, **options)
+        assert reported[f"pre@{k}"] == pytest.approx(np.mean(per_query), rel=1e-12)
+
+
+# ranx -----------------------------------------------------------------------
+
+RANX_NAMES = {  # ranx's name: the package's
+    "map": "map", "map@5": "map@5", "mrr": "mrr", "precision@5": "precision@5",
+    "precision@20": "precision@20", "recall@5": "recall@5", "f1@5": "f1@5",
+    "r-precision": "r_precision", "hit_rate@5": "hit_rate@5", "ndcg@5": "ndcg@5", "ndcg": "ndcg",
+}  # fmt: skip
+
+
+def trec_frames(seed):
+    """A run (rankings() with tied scores) and its qrels: missed and unjudged documents."""
+    pd = pytest.importorskip("pandas")
+    qid, labels, scores = rankings(seed)
+    run = pd.DataFrame({"query_id": [f"q{q}" for q in qid],
+                        "doc_id": [f"d{row}" for row in range(qid.shape[0])], "score": scores})  # fmt: skip
+    judged = np.random.default_rng(seed).random(qid.shape[0]) < 0.8  # the others: unjudged
+    missed = [(f"q{q}", f"missed{q}", int(q % 3)) for q in np.unique(qid)[1::2]]
+    missed.append(("q-not-retrieved", "d0", 1))
+    qrels = pd.concat([
+        pd.DataFrame({"query_id": run["query_id"][judged], "doc_id": run["doc_id"][judged],
+                      "relevance": labels[judged]}),
+        pd.DataFrame(missed, columns=["query_id", "doc_id", "relevance"]),
+    ], ignore_index=True)  # fmt: skip
+    return run, qrels
+
+
+def nested(frame, value):
+    out = {}
+    for query, doc, v in zip(frame["query_id"], frame["doc_id"], frame[value]):
+        out.setdefault(query, {})[doc] = v
+    return out
+
+
+def assert_same_as_ranx(results, ranx_run):
+    for ranx_name, name in RANX_NAMES.items():
+        expected = [ranx_run.scores[ranx_name][query] for query in results.query_ids]
+        np.testing.assert_allclose(results[name], expected, rtol=1e-12, err_msg=name)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn_rank_metrics.trec.UnevaluatedQueriesWarning")
+@pytest.mark.parametrize("seed", range(2))
+def test_ranx_run_is_evaluate_run_with_first_ties(seed):
+    ranx = pytest.importorskip("ranx", reason="ranx is not installed")
+    run, qrels = trec_frames(seed)
+    ranx_run = ranx.Run(nested(run, "score"))
+    ranx.evaluate(ranx.Qrels(nested(qrels, "relevance")), ranx_run, list(RANX_NAMES),
+                  make_comparable=True)  # fmt: skip
+    results = evaluate_run(qrels, run, metrics=list(RANX_NAMES.values()), ties="first",
+                           missing_queries="zero", average=None)  # fmt: skip
+    assert_same_as_ranx(results, ranx_run)
+
+
+def test_ranx_plain_dicts_reverse_ties():
+    ranx = pytest.importorskip("ranx", reason="ranx is not installed")
+    run, qrels = trec_frames(3)
+    qrels = qrels[qrels["query_id"].isin(run["query_id"])]  # plain dicts: the same queries
+    run = run[run["query_id"].isin(qrels["query_id"])]
+    scores = ranx.evaluate(nested(qrels, "relevance"), nested(run, "score"), list(RANX_NAMES),
+                           return_mean=False)  # fmt: skip
+    ranx_run = ranx.Run()  # per-query values by query id, as a Run holds them
+    for ranx_name, values in scores.items():
+        ranx_run.scores[ranx_name] = dict(zip(nested(run, "score"), values))
+    reversed_rows = run.iloc[::-1]  # each query's rows reversed, then input order
+    results = evaluate_run(qrels, reversed_rows, metrics=list(RANX_NAMES.values()),
+                           ties="first", average=None)  # fmt: skip
+    assert_same_as_ranx(results, ranx_run)
