@@ -1,10 +1,13 @@
 """Seconds and peak memory of every metric function.
 
     python benchmarks/bench_metrics.py --rows 1e5 1e6 1e7
+    python benchmarks/bench_metrics.py --rows 1e6 --score-levels 20 --ties first
 
 Data as in ``_common.generate``: ~100 documents a query (exactly 100, so
 that it also fits a 2-D array), interleaved int query ids, graded labels
-0-4 (float64), tie-free float64 scores. Each measurement runs in its own
+0-4 (float64), tie-free float64 scores; with ``--score-levels N`` the
+scores are cut to N distinct values (heavy ties), and ``--ties`` is passed
+to every function (default ``"average"``). Each measurement runs in its own
 fresh Python process on the same data (.npy files in a temporary folder):
 
 * seconds: best of ``--repeat`` calls of the public function on the flat
@@ -57,8 +60,10 @@ REFERENCES = {
 }
 
 
-def child_main(key, data_dir, repeat):
+def child_main(key, data_dir, repeat, ties, score_levels):
     y_true, y_score, qid = common.load_data(data_dir)
+    if score_levels:
+        y_score = np.floor(y_score * score_levels)  # scores in [0, 1): N distinct values
     input_bytes = y_true.nbytes + y_score.nbytes + qid.nbytes
 
     def to_2d():
@@ -86,7 +91,7 @@ def child_main(key, data_dir, repeat):
         function = getattr(sklearn_rank_metrics, name)
 
         def run():
-            return function(y_true, y_score, qid=qid, **kwargs)
+            return function(y_true, y_score, qid=qid, ties=ties, **kwargs)
 
     baseline = common.reset_peak_rss()
     seconds, value = common.best_time(run, repeat)
@@ -108,6 +113,11 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3, help="calls per measurement (best is kept)")
     parser.add_argument("--metrics", nargs="*", choices=sorted(METRICS), help="a subset (default all)")
     parser.add_argument("--no-sklearn", action="store_true", help="leave out scikit-learn's ndcg_score")
+    parser.add_argument("--ties", default="average", help="the ties option of every function")
+    parser.add_argument(
+        "--score-levels", type=int, default=0, metavar="N",
+        help="cut the scores to N distinct values (heavy ties); 0 keeps them tie-free",
+    )
     parser.add_argument("--timeout", type=float, default=600, help="seconds per measurement process")
     parser.add_argument(
         "--wait-quiet", type=float, default=0, metavar="SECONDS",
@@ -118,7 +128,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     if args.child:
-        child_main(args.child, args.data, args.repeat)
+        child_main(args.child, args.data, args.repeat, args.ties, args.score_levels)
         return 0
 
     keys = ["argsort", *(args.metrics or METRICS)]
@@ -141,7 +151,8 @@ def main(argv=None):
                 common.wait_for_quiet(args.wait_quiet)
                 results[key] = common.run_child(
                     [os.path.abspath(__file__), "--child", key, "--data", data_dir,
-                     "--repeat", str(args.repeat)],
+                     "--repeat", str(args.repeat), "--ties", args.ties,
+                     "--score-levels", str(args.score_levels)],
                     args.timeout,
                 )  # fmt: skip
                 shown = results[key].get("seconds", results[key].get("error"))
@@ -169,12 +180,16 @@ def main(argv=None):
             ])  # fmt: skip
         ours = results.get("ndcg@10", {}).get("value")
         theirs = results.get("sklearn-2d", {}).get("value")
-        if ours is not None and theirs is not None and not abs(ours - theirs) <= 1e-9:
+        comparable = args.ties == "average" or not args.score_levels  # ignore_ties=False
+        if comparable and ours is not None and theirs is not None and not abs(ours - theirs) <= 1e-9:
             problems.append(f"{rows:.0e} rows: ndcg@10 {ours!r} but scikit-learn {theirs!r}")
 
     print(f"Run {started}; {machine}; package at {common.package_revision()}")
     print("Versions: " + ", ".join(f"{name} {version}" for name, version in found.items()))
     print(f"Best of {args.repeat} calls per row; each row in its own process.")
+    print(f"ties={args.ties!r}; scores " + (
+        f"cut to {args.score_levels} distinct values" if args.score_levels else "tie-free"
+    ) + ".")
     print()
     print(common.markdown_table(header, rows_out))
     print()

@@ -63,3 +63,22 @@ VARIANTS = [
     )
 ]
 VARIANT_IDS = [variant[0] for variant in VARIANTS]
+
+
+def interleaving(qid, rng):
+    """A random permutation of the rows that keeps each query's rows in their order."""
+    qid = np.asarray(qid)
+    slots = qid[rng.permutation(qid.shape[0])]  # the query each new position holds
+    perm = np.empty(qid.shape[0], dtype=np.int64)
+    for query in np.unique(qid):
+        perm[slots == query] = np.flatnonzero(qid == query)
+    return perm
+
+
+def shuffled_rows(qid, rng, ties):
+    """A random permutation of the rows that changes no value under ``ties``.
+
+    Any permutation, except under ``ties="first"`` (input order inside a
+    tie): there, one that keeps each query's rows in their order.
+    """
+    return interleaving(qid, rng) if ties == "first" else rng.permutation(len(qid))

@@ -8,6 +8,8 @@ package; metrics are named as in the package's ``evaluate``:
   block of tied scores (``itertools.permutations`` within a block, product
   over blocks) and averages the metric over them; ``"optimistic"`` /
   ``"pessimistic"`` sort higher / lower labels first inside each tie;
+  ``"first"`` keeps the input order inside each tie: the order of
+  ``np.lexsort((row, -score, qid))``;
 * queries are the sorted unique query ids (row order for 2-D input).
 
 Nothing here is fast; keep tie blocks at 7 documents or fewer.
@@ -54,6 +56,9 @@ def ranked_orderings(labels, scores, ties):
     permutation of every tie block is enumerated (equally likely); identical
     label sequences are merged, adding their probabilities.
     """
+    if ties == "first":
+        rows = np.lexsort((np.arange(len(scores)), -np.array(scores, dtype=float)))
+        return ((tuple(labels[i] for i in rows), 1.0),)
     blocks = tie_blocks(labels, scores)
     if ties == "optimistic":
         return (((tuple(x for b in blocks for x in sorted(b, reverse=True))), 1.0),)
@@ -152,18 +157,19 @@ def agreement_of(ranked):
 # ------------------------------------------------ rank correlation, directly
 def rc_pairs(labels, scores, ties="average"):
     """RC from the pair rule: equal labels agree; tied scores with different
-    labels count 1/2 (average), 1 (optimistic), 0 (pessimistic)."""
+    labels count 1/2 (average), 1 (optimistic), 0 (pessimistic), or under
+    "first" 1 when the earlier row has the higher label."""
     n = len(labels)
     if n < 2:
         return math.nan
-    tie_value = {"average": 0.5, "optimistic": 1.0, "pessimistic": 0.0}[ties]
+    tie_value = {"average": 0.5, "optimistic": 1.0, "pessimistic": 0.0}
     total = 0.0
     for i in range(n):
         for j in range(i + 1, n):
             if labels[i] == labels[j]:
                 total += 1.0
             elif scores[i] == scores[j]:
-                total += tie_value
+                total += float(labels[i] > labels[j]) if ties == "first" else tie_value[ties]
             elif (labels[i] - labels[j]) * (scores[i] - scores[j]) > 0:
                 total += 1.0
     return total / (n * (n - 1) / 2)

@@ -7,7 +7,7 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _cases import NAMES, WHOLE_LIST, function_of
+from _cases import NAMES, WHOLE_LIST, function_of, interleaving
 from sklearn_rank_metrics._engine import _pipeline, _threads
 
 # Every registered name, with a cutoff where it takes one, plus a few aliases.
@@ -33,7 +33,7 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
-@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
 @pytest.mark.parametrize("tied", [True, False])
 def test_evaluate_equals_each_function(ties, tied):
     y_true, y_score, qid = _data(0, tied=tied)
@@ -226,7 +226,7 @@ BITWISE_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("ties", ["average", "pessimistic"])
+@pytest.mark.parametrize("ties", ["average", "pessimistic", "first"])
 @pytest.mark.parametrize("gain", ["linear", "exponential"])
 def test_a_query_value_does_not_depend_on_threads_chunks_or_other_queries(monkeypatch, ties, gain):
     """Per-query values are bitwise those of the query alone, whatever else the call holds."""
@@ -241,7 +241,8 @@ def test_a_query_value_does_not_depend_on_threads_chunks_or_other_queries(monkey
         for query, labels, scores in _subjects():
             qid = np.r_[qid, [query] * len(labels)]
             y_true, y_score = np.r_[y_true, labels], np.r_[y_score, scores]
-        order = np.random.default_rng(seed).permutation(qid.shape[0])
+        # Queries interleaved; each query's rows in their order (which "first" follows).
+        order = interleaving(qid, np.random.default_rng(seed))
         qid, y_true, y_score = qid[order], y_true[order], y_score[order]
         for chunk_rows in (None, 1, 37):
             if chunk_rows is not None:

@@ -322,7 +322,8 @@ def test_n_relevant_no_key_matches(func, qid, n_relevant):
 )  # fmt: skip
 @by_name(N_RELEVANT_FUNCS)
 def test_n_relevant_key_naming_no_query_is_an_error_naming_it(func, qid, n_relevant, key):
-    with pytest.raises(ValueError, match=f"n_relevant has the key {key}"):
+    message = f"n_relevant has 1 key\\(s\\) that are not query ids of the input, e.g. {key}"
+    with pytest.raises(ValueError, match=message):
         func(Y_TRUE, Y_SCORE, qid=qid, n_relevant=n_relevant)
 
 

@@ -137,7 +137,7 @@ def test_every_path_matches_the_bruteforce_reference(monkeypatch, name, metric, 
     y_true, y_score, qid = random_case(
         seed, max_queries=6, label_values=(0, 0.5, 1, 2, 2.5, 3, 4), score_values=(0, 1, 2, 2.5)
     )
-    for ties in ("average", "optimistic", "pessimistic"):
+    for ties in ("average", "optimistic", "pessimistic", "first"):
         for k in [None] if metric in WHOLE_LIST else [None, 1, 3]:
             kwargs = dict(extra, ties=ties) if metric in WHOLE_LIST else dict(extra, ties=ties, k=k)
             got = _quiet(function_of(metric), y_true, y_score, qid=qid, average=None, **kwargs)

@@ -4,6 +4,7 @@ Small inputs (tens of documents), ``deadline=None`` and a modest number of
 examples keep these quick and steady on two cores.
 """
 
+import itertools
 import math
 import warnings
 
@@ -13,10 +14,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
-from _cases import BINARY, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of
+from _cases import (
+    BINARY, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of, shuffled_rows,
+)
 from _reference import reference
 
-TIES = ("average", "optimistic", "pessimistic")
+TIES = ("average", "optimistic", "pessimistic", "first")
 
 SETTINGS = settings(
     deadline=None,
@@ -81,7 +84,7 @@ def per_query(metric, labels, scores, qid, **kwargs):
 def test_row_order_permutation_invariance(data, call, perm_seed):
     labels, scores, qid = data
     metric, kwargs = call
-    perm = np.random.default_rng(perm_seed).permutation(len(labels))
+    perm = shuffled_rows(qid, np.random.default_rng(perm_seed), kwargs["ties"])
     before = per_query(metric, labels, scores, qid, **kwargs)
     after = per_query(
         metric, [labels[i] for i in perm], [scores[i] for i in perm], [qid[i] for i in perm], **kwargs
@@ -186,12 +189,13 @@ def test_ties_optimistic_ge_average_ge_pessimistic(data, call):
     }
     if metric == "kendall":
         # tau-b has its own tie correction: ``ties`` does not apply
-        assert values["optimistic"] == approx(values["average"])
-        assert values["pessimistic"] == approx(values["average"])
+        for ties in TIES:
+            assert values[ties] == approx(values["average"])
     else:
         ok = ~np.isnan(values["average"])
-        assert (values["optimistic"][ok] >= values["average"][ok] - 1e-12).all()
-        assert (values["average"][ok] >= values["pessimistic"][ok] - 1e-12).all()
+        for between in ("average", "first"):  # one ordering, or the mean over all of them
+            assert (values["optimistic"][ok] >= values[between][ok] - 1e-12).all()
+            assert (values[between][ok] >= values["pessimistic"][ok] - 1e-12).all()
 
 
 @SETTINGS
@@ -206,8 +210,38 @@ def test_no_ties_all_modes_agree(data, call):
     values = [
         per_query(metric, labels, distinct, qid, **dict(kwargs, ties=t)) for t in TIES
     ]
-    assert values[1] == approx(values[0])
-    assert values[2] == approx(values[0])
+    for value in values[1:]:
+        assert value == approx(values[0])
+
+
+@SETTINGS
+@given(data=flat_rankings(), call=metric_calls())
+def test_first_is_the_order_of_tie_free_scores_broken_by_row(data, call):
+    """``ties="first"`` equals any mode on scores whose ties are broken by row, earlier higher."""
+    labels, scores, qid = data
+    metric, kwargs = call
+    order = np.lexsort((np.arange(len(scores)), -np.asarray(scores, dtype=float)))
+    distinct = np.empty(len(scores))
+    distinct[order] = -np.arange(len(scores), dtype=float)  # rank 1 gets the highest score
+    first = per_query(metric, labels, scores, qid, **dict(kwargs, ties="first"))
+    assert first == approx(per_query(metric, labels, distinct, qid, **kwargs))
+
+
+@settings(SETTINGS, max_examples=20)
+@given(data=flat_rankings(max_docs=6, max_queries=1), call=metric_calls())
+def test_first_averaged_over_every_row_order_is_average(data, call):
+    """Averaged over all n! orders of the rows, ``"first"`` gives the exact ``"average"``."""
+    labels, scores, _ = data
+    metric, kwargs = call
+    orders = np.array(list(itertools.permutations(range(len(labels)))))
+    # every order one query of a single call
+    qid = np.repeat(np.arange(orders.shape[0]), len(labels))
+    rows = orders.reshape(-1)
+    first = per_query(
+        metric, np.asarray(labels)[rows], np.asarray(scores)[rows], qid, **dict(kwargs, ties="first")
+    )
+    average = per_query(metric, labels, scores, [0] * len(labels), **dict(kwargs, ties="average"))
+    assert np.atleast_1d(np.mean(first)) == approx(average)
 
 
 @SETTINGS
@@ -292,7 +326,7 @@ def test_flat_and_2d_layouts_agree(shape, data, call, weighted):
         quiet(func, y_true, y_score, sample_weight=weights, **kwargs)
     )
     # rows as string query ids, shuffled
-    perm = np.random.default_rng(n_rows * 10 + n_cols).permutation(labels.shape[0])
+    perm = shuffled_rows(qid, np.random.default_rng(n_rows * 10 + n_cols), kwargs["ties"])
     str_qid = np.array([f"r{q}" for q in qid])
     assert quiet(func, labels[perm], scores[perm], qid=str_qid[perm], average=None, **kwargs) == approx(
         quiet(func, y_true, y_score, average=None, **kwargs)

@@ -53,7 +53,7 @@ def test_ties_average_equals_sklearn_ignore_ties_false(ours, theirs, k, seed, we
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("k", KS)
-@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
 @pytest.mark.parametrize(
     "ours, theirs", [(srm.ndcg_score, sk_ndcg), (srm.dcg_score, sk_dcg)], ids=["ndcg", "dcg"]
 )
@@ -123,7 +123,7 @@ def test_sklearn_docstring_example():
 
 # ---------------------------------------------------------------- kendall
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
 def test_kendall_2d_equals_scipy_per_row(seed, ties):
     rng = np.random.default_rng(seed)
     y_true = rng.integers(0, 4, size=(6, 9)).astype(float)

@@ -16,7 +16,7 @@ import sklearn_rank_metrics as srm
 from _cases import BINARY, NAMES, UNBOUNDED, VARIANT_IDS, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of
 from _reference import random_case, rc_literal, rc_pairs, reference
 
-TIES = ["average", "optimistic", "pessimistic"]
+TIES = ["average", "optimistic", "pessimistic", "first"]
 NO_RELEVANT_VARIANTS = [v for v in VARIANTS if v[1] in WITH_NO_RELEVANT]
 NO_RELEVANT_IDS = [v[0] for v in NO_RELEVANT_VARIANTS]
 KS = [None, 1, 3, 10]  # 10 is longer than every list here

@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import LinearRegression, Ridge
 from sklearn.model_selection import cross_validate
+from sklearn.tree import DecisionTreeRegressor
 
 from sklearn_rank_metrics import (
     QueryKFold,
@@ -70,6 +71,18 @@ def test_metric_options_reach_the_metric(data, ridge):
     assert make_rank_scorer("ndcg", k=5)(ridge, X, y, qid=qid) == make_rank_scorer("ndcg@5")(
         ridge, X, y, qid=qid
     )
+
+
+@pytest.mark.parametrize("name, metric", [("ndcg@5", ndcg_score), ("map@5", map_score)])
+def test_ties_first_reaches_the_metric_through_scorers(data, name, metric):
+    X, y, qid = data
+    tree = DecisionTreeRegressor(max_depth=2, random_state=0).fit(X, y)  # few distinct scores
+    scores = tree.predict(X)
+    first = metric(y, scores, qid=qid, k=5, ties="first")
+    assert first != metric(y, scores, qid=qid, k=5, ties="average")  # the ties matter
+    assert make_rank_scorer(name, ties="first")(tree, X, y, qid=qid) == first
+    assert make_rank_scorers([name], ties="first")[name](tree, X, y, qid=qid) == first
+    assert evaluate(y, scores, qid=qid, metrics=[name], ties="first")[name] == first
 
 
 def test_metric_function_and_greater_is_better(data, ridge):

@@ -5,6 +5,7 @@ import zlib
 import numpy as np
 import pytest
 
+from sklearn_rank_metrics._engine import _sort
 from sklearn_rank_metrics._engine._sort import rank_order, score_keys
 from sklearn_rank_metrics._engine._validation import check_ranking_input
 
@@ -39,7 +40,7 @@ KINDS = ["few values", "continuous", "near equal", "signed zeros", "int64 near 2
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("layout", ["interleaved", "contiguous", "2-D"])
-@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
 def test_rank_order_matches_lexsort(kind, layout, ties):
     rng = np.random.default_rng(zlib.crc32(f"{kind}{layout}{ties}".encode()))
     for _ in range(30):
@@ -60,14 +61,52 @@ def test_rank_order_matches_lexsort(kind, layout, ties):
         )
         n = data.y_score.shape[0]
         assert np.array_equal(np.sort(order), np.arange(n))
-        codes = data.query_codes[order]
-        scores, labels = data.y_score[order], data.y_true[order].astype(float)
-        label_key = {"optimistic": -labels, "pessimistic": labels, "average": np.zeros(n)}[ties]
-        # Sorted by query, then descending score, then (opt/pess) label inside ties.
-        assert np.array_equal(np.lexsort((label_key, _exact_descending(scores), codes)), np.arange(n))
+        _assert_sorted(order, data, ties)
         if tie_free:
+            codes, scores = data.query_codes[order], data.y_score[order]
             same_query = codes[1:] == codes[:-1]
             assert not (same_query & (scores[1:] == scores[:-1])).any()
+
+
+def _assert_sorted(order, data, ties):
+    """``order`` sorts by query, descending score, (opt/pess) label inside ties, then row."""
+    n = data.y_score.shape[0]
+    codes = data.query_codes[order]
+    scores, labels = data.y_score[order], data.y_true[order].astype(float)
+    zeros = np.zeros(n)
+    label_key = {"optimistic": -labels, "pessimistic": labels, "average": zeros, "first": zeros}
+    keys = (order, label_key[ties], _exact_descending(scores), codes)
+    assert np.array_equal(np.lexsort(keys), np.arange(n))
+
+
+@pytest.mark.parametrize("path", ["offsets inside queries", "two sorts"])
+@pytest.mark.parametrize("ties", ["first", "optimistic", "average"])
+def test_rank_order_keeps_row_order_inside_ties_on_every_path(monkeypatch, path, ties):
+    """The sorts for many rows and queries keep row order inside ties too."""
+    # Demanding all 63 bits for the score makes the packed sort by row give
+    # up, as many rows and queries do; contiguous queries then pack the
+    # offset inside the query (fewer bits), interleaved ones sort twice.
+    monkeypatch.setattr(_sort, "_MIN_PACKED_SCORE_BITS", 63)
+    two_sorts = []
+    original = _sort._rank_in_two_sorts
+    monkeypatch.setattr(
+        _sort, "_rank_in_two_sorts", lambda *args: two_sorts.append(1) or original(*args)
+    )
+    rng = np.random.default_rng(zlib.crc32(f"{path}{ties}".encode()))
+    for _ in range(20):
+        # 40 queries of 4 to 6 rows, 160 to 240 rows: a score range of 2**50
+        # leaves too few bits beside the row (8 bits), enough beside the
+        # offset inside the query (3 bits).
+        qid = np.repeat(np.arange(40), rng.integers(4, 7, 40))
+        n = qid.shape[0]
+        if path == "two sorts":
+            qid = rng.permutation(qid)
+        y_score = rng.integers(0, 3, n) * 2**49  # heavy ties
+        y_true = rng.integers(0, 4, n)
+        data = check_ranking_input(y_true, y_score, qid)
+        order, _ = rank_order(data.y_score, data.y_true, data.query_codes, data.n_queries, ties)
+        _assert_sorted(order, data, ties)
+    assert bool(two_sorts) == (path == "two sorts")
 
 
 @pytest.mark.parametrize("contiguous", [False, True])

@@ -133,9 +133,10 @@ PARAMETERS = {
         has_type=lambda value: value is None or hasattr(value, "items"),
     ),
     "ties": options(
-        "average", "optimistic", "pessimistic",
+        "average", "optimistic", "pessimistic", "first",
         fix="'average' is the exact expected value over the orderings of tied documents; "
-        "'optimistic' and 'pessimistic' rank higher labels first and last inside a tie.",
+        "'optimistic' and 'pessimistic' rank higher labels first and last inside a tie; "
+        "'first' keeps tied documents in input order (LightGBM, XGBoost).",
     ),
     "run_ties": options(
         "average", "trec_eval", "first", "optimistic", "pessimistic",

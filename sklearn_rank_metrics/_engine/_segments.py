@@ -9,8 +9,8 @@ likely, so a kernel needs only per-block totals (how many relevant documents,
 how much gain), the block's first position and its size - this is how exact
 expected values are computed in linear time (McSherry & Najork, ECIR 2008).
 Under ``"optimistic"``/``"pessimistic"`` the sort already put tied documents
-in label order, and every document is a block of its own; so it is when no
-two scores of a query are equal.
+in label order, under ``"first"`` in input order, and every document is a
+block of its own; so it is when no two scores of a query are equal.
 
 Kernels run on :class:`QueryChunk` pieces of whole queries, so temporaries
 are sized by the chunk, not the input. Top-k metrics only look at the blocks
@@ -297,7 +297,7 @@ class RankedQueries:
         The labels' codes into their distinct values (or None: per chunk).
     ranking : concurrent.futures.Future
         Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`.
-    ties : {"average", "optimistic", "pessimistic"}
+    ties : {"average", "optimistic", "pessimistic", "first"}
 
     Attributes
     ----------

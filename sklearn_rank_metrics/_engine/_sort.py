@@ -1,7 +1,11 @@
 """The one sort: documents by query, then by descending score.
 
-Its specification is ``np.lexsort((label_key, -y_score, query_codes))``
-(the tests hold it to that). NumPy's ``sort`` of int64 values is several
+Its specification is ``np.lexsort((row, label_key, -y_score, query_codes))``
+(the tests hold it to that): inside a tie, labels first (``ties="optimistic"``
+or ``"pessimistic"``), then the row index. So the order is stable: under
+``ties="first"`` (no label key) tied documents keep their input order, as in
+LightGBM's and XGBoost's stable sorts, at no extra cost since the packed keys
+already end with the row (or its offset inside its query). NumPy's ``sort`` of int64 values is several
 times faster than ``argsort`` or ``lexsort``, so the row index is packed into
 the low bits of int64 keys whose high bits order the rows, and the
 permutation is read back from the sorted keys:
@@ -99,8 +103,8 @@ def _collisions(sorted_keys, low_bits):
 
 
 def _label_order_key(y_true, rows, ties):
-    """Inside a tie: higher labels first (optimistic) or last (pessimistic); None for average."""
-    if ties == "average":
+    """Inside a tie: higher labels first (optimistic) or last (pessimistic); None for average, first."""
+    if ties in ("average", "first"):
         return None
     labels = y_true[rows].astype(np.float64)
     return -labels if ties == "optimistic" else labels
@@ -110,13 +114,15 @@ def _refine_collisions(collide, order, y_score, y_true, ties, exact_ties):
     """Exactly re-sort the rows whose packed keys collided.
 
     ``exact_ties`` says that keys were not truncated, so colliding rows have
-    equal scores and, under ``ties="average"``, need nothing. Returns
+    equal scores and, under ``ties="average"`` or ``"first"`` (already in
+    row order), need nothing. The re-sort is stable: rows of equal scores
+    stay in the order of their packed keys, the row order. Returns
     ``(order, tie_free)``: ``tie_free`` is True when no two rows of a
     collision run have equal scores.
     """
     if not collide.any():
         return order, True
-    if exact_ties and ties == "average":
+    if exact_ties and ties in ("average", "first"):
         return order, False
     in_run = np.zeros(order.shape[0], dtype=bool)
     in_run[1:] = collide
@@ -251,10 +257,11 @@ def rank_order(
     query_codes : ndarray of shape (n_documents,)
         Query number of each document, ``0 .. n_queries - 1``.
     n_queries : int
-    ties : {"average", "optimistic", "pessimistic"}
+    ties : {"average", "optimistic", "pessimistic", "first"}
         Inside a group of tied scores the order is by descending label for
-        ``"optimistic"``, ascending for ``"pessimistic"``, arbitrary for
-        ``"average"`` (kernels treat tied documents as exchangeable).
+        ``"optimistic"``, ascending for ``"pessimistic"``, then by row:
+        ``"first"`` and ``"average"`` keep the input order (under
+        ``"average"`` the kernels treat tied documents as exchangeable).
     rows_are_queries : bool, default=False
         True when query ``q`` is known to be the ``q``-th block of rows.
     score_range : tuple, default=None

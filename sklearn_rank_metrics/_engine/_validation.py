@@ -389,11 +389,15 @@ def check_n_relevant(n_relevant, query_ids):
         positions[typed] = order[where]
         found[typed] = sorted_ids[where] == typed_keys
     if not found.all():
-        key = keys[int(np.flatnonzero(~found)[0])]
+        unknown = np.flatnonzero(~found)
+        key = keys[int(unknown[0])]
         raise ValueError(
-            f"n_relevant has the key {plain(key)!r}, which is not a query id of the input "
-            f"(query ids look like {plain(query_ids[0])!r}: same type and value needed); "
-            "remove the key or correct it."
+            f"n_relevant has {unknown.shape[0]} key(s) that are not query ids of the input, "
+            f"e.g. {plain(key)!r} (query ids look like {plain(query_ids[0])!r}: same type and "
+            "value needed); remove or correct them. For the relevance judgments (qrels) of "
+            "a TREC run, sklearn_rank_metrics.trec.evaluate_run takes the qrels themselves: "
+            "it counts judged documents the run missed and handles judged queries the run "
+            "missed as trec_eval does (missing_queries)."
         )
     totals[positions] = values
     return totals

@@ -72,9 +72,11 @@ def evaluate(
     n_relevant : mapping of query id to int, default=None
         Total number of relevant documents of each query, for the metrics
         of binary relevance (see :func:`map_score`).
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: the exact expected value over all
-        their orderings, or the bounds (higher labels first or last).
+        their orderings, the bounds (higher labels first or last), or
+        input order (``"first"``, row order inside the query, as LightGBM
+        and XGBoost).
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document, in every metric but rc
         and kendall: 0, left out of the mean with a warning, or 1 (not for

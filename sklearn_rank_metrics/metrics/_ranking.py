@@ -86,11 +86,13 @@ def dcg_score(
     gain : {"linear", "exponential"}, default="linear"
         Gain of a document with label ``rel``: ``rel`` (scikit-learn,
         trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings (scikit-learn's
         ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
-        higher labels first and last inside a tie, giving the bounds.
+        higher labels first and last inside a tie, giving the bounds;
+        ``"first"`` ranks them in input order (row order inside the query),
+        as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip"}, default="zero"
         Queries whose labels are all 0 score 0, or are left out of the mean
         with a warning that counts them (NaN with ``average=None``).
@@ -197,11 +199,13 @@ def ndcg_score(
     gain : {"linear", "exponential"}, default="linear"
         Gain of a document with label ``rel``: ``rel`` (scikit-learn,
         trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings (scikit-learn's
         ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
-        higher labels first and last inside a tie, giving the bounds.
+        higher labels first and last inside a tie, giving the bounds;
+        ``"first"`` ranks them in input order (row order inside the query),
+        as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query whose labels are all 0 (IDCG = 0): 0 as in
         scikit-learn and trec_eval, left out of the mean with a warning that
@@ -303,11 +307,12 @@ def cg_score(
         Only with 1-D input; None means all documents form one query.
     gain : {"linear", "exponential"}, default="linear"
         Gain of a document with label ``rel``: ``rel`` or ``2**rel - 1``.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip"}, default="zero"
         Queries whose labels are all 0 score 0, or are left out of the mean
         with a warning that counts them (NaN with ``average=None``).
@@ -414,11 +419,12 @@ def mrr_score(
         lists miss some. Only whether a query has any matters here. Every
         key must be a query id (row numbers for 2-D input); queries absent
         from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0 as in trec_eval, left out of the mean with a
@@ -532,11 +538,12 @@ def map_score(
         lists miss some (they rank after the whole list). Every key must be
         a query id (row numbers for 2-D input); queries absent from the
         mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0 as in trec_eval, left out of the mean with a
@@ -648,11 +655,12 @@ def precision_at_k_score(
         Total number of relevant documents of each query. Only whether a
         query has any matters here. Every key must be a query id (row
         numbers for 2-D input).
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0 as in trec_eval, left out of the mean with a
@@ -758,11 +766,12 @@ def recall_at_k_score(
         Total number of relevant documents of each query, for runs whose
         lists miss some. Every key must be a query id (row numbers for 2-D
         input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0 as in trec_eval, left out of the mean with a
@@ -865,11 +874,12 @@ def f1_at_k_score(
         Total number of relevant documents of each query, for runs whose
         lists miss some. Every key must be a query id (row numbers for 2-D
         input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0, left out of the mean with a warning that counts
@@ -968,11 +978,12 @@ def recall_cap_score(
         Total number of relevant documents of each query, for runs whose
         lists miss some. Every key must be a query id (row numbers for 2-D
         input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0, left out of the mean with a warning that counts
@@ -1079,11 +1090,13 @@ def hit_rate_score(
         Total number of relevant documents of each query. Only whether a
         query has any matters here. Every key must be a query id (row
         numbers for 2-D input).
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings (the probability of a hit);
         ``"optimistic"`` and ``"pessimistic"`` rank higher labels first and
-        last inside a tie, giving the bounds.
+        last inside a tie, giving the bounds; ``"first"`` ranks them in input
+        order (row order inside the query), as the stable sorts of LightGBM
+        and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0, left out of the mean with a warning that counts
@@ -1186,11 +1199,12 @@ def r_precision_score(
         lists miss some (R counts them). Every key must be a query id (row
         numbers for 2-D input); queries absent from the mapping use the
         count in their list.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings; ``"optimistic"`` and
         ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds.
+        giving the bounds; ``"first"`` ranks them in input order (row order
+        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query with no relevant document (counting
         ``n_relevant``): 0 as in trec_eval, left out of the mean with a
@@ -1285,11 +1299,12 @@ def rank_correlation_score(
         Only with 1-D input; None means all documents form one query.
     method : {"rc", "kendall"}, default="rc"
         The agreement share RC, or Kendall's tau-b.
-    ties : {"average", "optimistic", "pessimistic"}, default="average"
+    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         For RC, a pair of tied scores and different labels counts 1/2
-        (``"average"``, the expected value), 1 (``"optimistic"``) or 0
-        (``"pessimistic"``). Kendall's tau-b corrects for ties itself, so
-        ``ties`` does not change it.
+        (``"average"``, the expected value), 1 (``"optimistic"``), 0
+        (``"pessimistic"``), or under ``"first"`` (input order) 1 when the
+        earlier row has the higher label. Kendall's tau-b corrects for ties
+        itself, so ``ties`` does not change it.
     sample_weight : array-like, default=None
         Weights of the queries in the mean: one per row for 2-D input; for
         1-D input one per document, equal within each query. Ignored with
