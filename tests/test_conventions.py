@@ -73,6 +73,10 @@ def test_scikit_learn_ndcg_and_dcg_with_their_defaults(k):
     assert dcg_score(y_true, y_score, k=k) == pytest.approx(
         sklearn.metrics.dcg_score(y_true, y_score, k=k), rel=1e-12
     )
+    # Another log_base multiplies scikit-learn's DCG by log2(base).
+    assert dcg_score(y_true, y_score, k=k) * np.log2(10) == pytest.approx(
+        sklearn.metrics.dcg_score(y_true, y_score, k=k, log_base=10), rel=1e-12
+    )
 
 
 # trec_eval ------------------------------------------------------------------
