@@ -254,6 +254,11 @@ def test_spark_ranking_metrics(spark):
     results = evaluate_run(qrels, run, metrics=["ndcg@3", "ndcg@20"])
     for k in (3, 20):
         assert results[f"ndcg@{k}"] == pytest.approx(mllib.ndcgAt(k), rel=1e-12)
+    # pyspark passes only the first two arrays on: relevance values leave NDCG binary.
+    graded = [(ranked, truth, [3.0 - min(n, 2) for n in range(len(truth))])
+              for ranked, truth in lists]  # fmt: skip
+    graded_ndcg = RankingMetrics(spark.sparkContext.parallelize(graded, 1)).ndcgAt(3)
+    assert graded_ndcg == pytest.approx(results["ndcg@3"], rel=1e-12)
 
 
 # LightGBM and XGBoost: their own evaluation of given scores ------------------
