@@ -13,6 +13,8 @@ import math
 import numbers
 from dataclasses import dataclass
 
+import numpy as np
+
 
 def _is_int(value):
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
@@ -144,6 +146,19 @@ PARAMETERS = {
         "'trec_eval' breaks ties by document id, descending, as trec_eval; 'first' keeps "
         "the run's line order; 'optimistic' and 'pessimistic' rank higher grades first "
         "and last inside a tie.",
+    ),
+    "ignore_ties": Parameter(
+        "True or False",
+        "ignore_ties=True ranks tied documents as scikit-learn's ignore_ties=True does (the "
+        "order of numpy.argsort, reversed); ties= chooses any other treatment of ties.",
+        has_type=lambda value: isinstance(value, (bool, np.bool_)),
+    ),
+    "log_base": Parameter(
+        "a finite number > 1",
+        "The discount of rank i is 1 / log_base(i + 1); the default 2 is scikit-learn's and "
+        "trec_eval's (a base <= 1 would give zero or negative discounts).",
+        has_type=_is_real,
+        is_valid=lambda base: math.isfinite(base) and base > 1,
     ),
     "no_relevant": options(
         "zero", "skip", "one",

@@ -7,7 +7,7 @@ each metric into a :class:`~._results.QueryResults`.
 """
 
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from ._evaluation import Evaluation
 from ._factorize import code_labels
 from ._results import QueryResults, finish
 from ._segments import RankedQueries
-from ._sort import rank_order
+from ._sort import argsort_scores, rank_order
 from ._threads import call_threads
 from ._validation import check_n_relevant, check_ranking_input
 
@@ -100,14 +100,17 @@ def evaluate_requests(
     ties="average",
     no_relevant="zero",
     sample_weight=None,
+    ignore_ties=False,
     judgments=None,
 ):
     """Compute every request on one validated, sorted input.
 
     Options must already be checked against the parameter table; the data
-    arguments are validated here. ``judgments`` (a
-    :class:`~._judgments.Judgments`) evaluates the ranking against judged
-    documents, as trec_eval does: the totals (R, ideal DCG, ...) are theirs.
+    arguments are validated here. ``ignore_ties=True`` ranks each query as
+    scikit-learn's ``ignore_ties=True`` does (:func:`~._sort.argsort_scores`),
+    in place of ``ties``. ``judgments`` (a :class:`~._judgments.Judgments`)
+    evaluates the ranking against judged documents, as trec_eval does: the
+    totals (R, ideal DCG, ...) are theirs.
 
     Returns
     -------
@@ -121,6 +124,10 @@ def evaluate_requests(
             y_true, y_score, qid, sample_weight, pool, unjudged_labels=judgments is not None
         )
         n_relevant = check_n_relevant(n_relevant, data.query_ids)
+        if ignore_ties:
+            scores = argsort_scores(y_score, data)
+            data = replace(data, y_score=scores, score_range=(1, int(scores.max())))
+            ties = "first"
         sort_arguments = (
             data.y_score,
             data.y_true,

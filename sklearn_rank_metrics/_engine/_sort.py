@@ -290,3 +290,40 @@ def rank_order(
     if ranked is not None:
         return ranked
     return _rank_in_two_sorts(score_keys(y_score), y_score, y_true, query_codes, ties)
+
+
+def argsort_scores(y_score, ranking_input):
+    """Tie-free int64 scores that rank each query as scikit-learn's ``ignore_ties=True``.
+
+    scikit-learn ranks each row by ``np.argsort(y_score)[:, ::-1]``: NumPy's
+    default sort, which is not stable (the order of tied scores depends on
+    the algorithm NumPy picks for the dtype and length), reversed. That
+    exact order is reproduced: the scores as scikit-learn reads them
+    (``check_array``) are argsorted with the same call, one 2-D array of
+    the queries of each length (a query's scores in row order, as the row
+    of a 2-D input), and the documents get the scores ``n, n - 1, .., 1``
+    in that order. One NumPy call per distinct query length, not per query.
+
+    Parameters
+    ----------
+    y_score : array-like
+        The scores as given (1-D or 2-D).
+    ranking_input : RankingInput
+        The validated input: its query codes, and whether rows are queries.
+    """
+    from sklearn.utils import check_array
+
+    raw = check_array(y_score, ensure_2d=False).reshape(-1)
+    codes = ranking_input.query_codes
+    if ranking_input.rows_are_queries:
+        grouped = np.arange(raw.shape[0])
+    else:  # each query's rows, in row order
+        grouped = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes, minlength=ranking_input.n_queries)
+    starts = np.cumsum(sizes) - sizes
+    scores = np.empty(raw.shape[0], dtype=np.int64)
+    for length in np.unique(sizes).tolist():
+        rows = grouped[starts[sizes == length][:, np.newaxis] + np.arange(length)]
+        ranking = np.argsort(raw[rows])[:, ::-1]
+        scores[np.take_along_axis(rows, ranking, axis=1)] = np.arange(length, 0, -1)
+    return scores

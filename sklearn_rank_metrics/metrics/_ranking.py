@@ -9,7 +9,8 @@ trec_eval and scikit-learn unless an option says otherwise;
 Shared keyword parameters come in one order everywhere: ``k``, ``qid``, then
 the options specific to a function (``gain``, ``level``, ``method``), then
 ``relevance_level``, ``n_relevant``, ``ties``, ``no_relevant``,
-``sample_weight`` and ``average``.
+``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
+``gain`` and its ``ignore_ties`` follows ``ties``.
 """
 
 import numpy as np
@@ -41,6 +42,12 @@ def _score(function, y_true, y_score, *, average, **options):
     """
     checked = {name: value for name, value in options.items() if name not in _DATA_ARGUMENTS}
     check_parameters(function, **checked, average=average)
+    if options.get("ignore_ties") and options["ties"] != "average":
+        raise ValueError(
+            f"{function}: ignore_ties=True and ties={options['ties']!r} both say how to rank "
+            "tied documents; pass ignore_ties=True alone for scikit-learn's order (that of "
+            "numpy.argsort, reversed), or ties= alone."
+        )
     definition = _definition(function, options)
     for name in definition.fixed_options:
         del options[name]
@@ -56,17 +63,20 @@ def dcg_score(
     k=None,
     qid=None,
     gain="linear",
+    log_base=2,
     ties="average",
+    ignore_ties=False,
     no_relevant="zero",
     sample_weight=None,
     average="mean",
 ):
     r"""Discounted cumulative gain at k (DCG@k).
 
-    .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
+    .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_b(i + 1)}
 
-    where ``rel_i`` is the label of the document at rank ``i`` and ``g`` the
-    gain: ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential).
+    where ``rel_i`` is the label of the document at rank ``i``, ``g`` the
+    gain: ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential), and
+    ``b`` the base of the logarithm, ``log_base`` (2 by default).
 
     Parameters
     ----------
@@ -86,6 +96,10 @@ def dcg_score(
     gain : {"linear", "exponential"}, default="linear"
         Gain of a document with label ``rel``: ``rel`` (scikit-learn,
         trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
+    log_base : float, default=2
+        Base of the logarithm of the discount ``1 / log_base(i + 1)``, > 1:
+        scikit-learn's option. DCG in base ``b`` is DCG in base 2 times
+        ``log2(b)``; NDCG does not depend on the base.
     ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: ``"average"`` gives the exact expected
         value over all their orderings (scikit-learn's
@@ -93,6 +107,17 @@ def dcg_score(
         higher labels first and last inside a tie, giving the bounds;
         ``"first"`` ranks them in input order (row order inside the query),
         as the stable sorts of LightGBM and XGBoost do.
+    ignore_ties : bool, default=False
+        scikit-learn's option: True ranks each query as
+        :func:`sklearn.metrics.dcg_score` with ``ignore_ties=True`` does, in the
+        order of ``numpy.argsort(y_score)`` reversed. That sort is not
+        stable: tied documents come in an order that depends on NumPy's
+        sorting algorithm for the scores' dtype and the list's length (for
+        short lists, reversed input order). The numbers are scikit-learn's;
+        for a defined order of tied documents use ``ties="first"``, for the
+        exact value over all their orders the default. False leaves the
+        ranking to ``ties``; True with ``ties`` other than ``"average"`` is
+        an error.
     no_relevant : {"zero", "skip"}, default="zero"
         Queries whose labels are all 0 score 0, or are left out of the mean
         with a warning that counts them (NaN with ``average=None``).
@@ -115,7 +140,8 @@ def dcg_score(
     ------
     ValueError
         If a DCG overflows float64 (``gain="exponential"`` with labels near
-        1000 or above); :func:`ndcg_score` is exact for any labels.
+        1000 or above, or a huge DCG times ``log2(log_base)``);
+        :func:`ndcg_score` is exact for any labels.
 
     See Also
     --------
@@ -125,8 +151,10 @@ def dcg_score(
 
     Notes
     -----
-    With 2-D input and the default base-2 discount this equals
-    :func:`sklearn.metrics.dcg_score`. Under ``ties="average"`` a tie block
+    With 2-D input this equals :func:`sklearn.metrics.dcg_score` with the
+    same ``k``, ``log_base``, ``sample_weight`` and ``ignore_ties``
+    (``ties="average"`` is its ``ignore_ties=False``); 1-D input with
+    ``qid`` gives the numbers it gives with each query a row. Under ``ties="average"`` a tie block
     straddling rank k contributes its mean gain times the discounts of its
     positions inside the top k: the exact expectation over the orderings of
     the tie. A query with no relevant document is one whose labels are all 0.
@@ -145,8 +173,11 @@ def dcg_score(
     >>> from sklearn_rank_metrics import dcg_score
     >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3)   # 3 + 2/log2(3) + 3/2
     5.76185...
+    >>> dcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3, log_base=10)  # times log2(10)
+    19.14048...
     """
-    return _score(
+    check_parameters("dcg_score", log_base=log_base)
+    dcg = _score(
         "dcg_score",
         y_true,
         y_score,
@@ -154,10 +185,25 @@ def dcg_score(
         qid=qid,
         gain=gain,
         ties=ties,
+        ignore_ties=ignore_ties,
         no_relevant=no_relevant,
         sample_weight=sample_weight,
         average=average,
     )
+    return _in_base(dcg, log_base)
+
+
+def _in_base(dcg, log_base):
+    """DCG with the discount ``1 / log_base(i + 1)``: ``log2(log_base)`` times DCG in base 2."""
+    if log_base == 2:
+        return dcg
+    scaled = np.multiply(dcg, np.log2(float(log_base)))
+    if np.isinf(scaled).any():
+        raise ValueError(
+            f"dcg_score: the DCG in base log_base={log_base!r} overflows float64; use "
+            "ndcg_score, which does not depend on the base, or a smaller log_base."
+        )
+    return float(scaled) if np.ndim(scaled) == 0 else scaled
 
 
 def ndcg_score(
@@ -168,6 +214,7 @@ def ndcg_score(
     qid=None,
     gain="linear",
     ties="average",
+    ignore_ties=False,
     no_relevant="zero",
     sample_weight=None,
     average="mean",
@@ -206,6 +253,13 @@ def ndcg_score(
         higher labels first and last inside a tie, giving the bounds;
         ``"first"`` ranks them in input order (row order inside the query),
         as the stable sorts of LightGBM and XGBoost do.
+    ignore_ties : bool, default=False
+        True gives the numbers of :func:`sklearn.metrics.ndcg_score` with
+        ``ignore_ties=True``: each query in the order of
+        ``numpy.argsort(y_score)`` reversed, whose unstable sort puts tied
+        documents in no defined order (see :func:`dcg_score`). False leaves
+        the ranking to ``ties``; True with ``ties`` other than
+        ``"average"`` is an error.
     no_relevant : {"zero", "skip", "one"}, default="zero"
         Value of a query whose labels are all 0 (IDCG = 0): 0 as in
         scikit-learn and trec_eval, left out of the mean with a warning that
@@ -232,8 +286,15 @@ def ndcg_score(
 
     Notes
     -----
-    With 2-D input this equals :func:`sklearn.metrics.ndcg_score`
-    (``ties="average"`` is its ``ignore_ties=False``), and trec_eval's
+    With 2-D input this equals :func:`sklearn.metrics.ndcg_score` with the
+    same ``k``, ``sample_weight`` and ``ignore_ties`` (``ties="average"`` is
+    its ``ignore_ties=False``); 1-D input with ``qid`` gives the numbers it
+    gives with each query a row. It takes no ``log_base``, as scikit-learn's
+    does not: the base of the discount cancels in the ratio, so NDCG is the
+    same in every base. LightGBM's and XGBoost's reported NDCG is
+    ``gain="exponential", no_relevant="one", ties="first"`` (their queries
+    without a relevant document score 1, and their stable sorts keep tied
+    documents in row order). It also equals trec_eval's
     ``ndcg_cut`` when the qrels hold the list's labels. ``k`` beyond a list
     cuts nothing. Exponential gains of labels near 1000 and above would
     overflow float64; each query's gains are then divided by a power of two
@@ -266,6 +327,7 @@ def ndcg_score(
         qid=qid,
         gain=gain,
         ties=ties,
+        ignore_ties=ignore_ties,
         no_relevant=no_relevant,
         sample_weight=sample_weight,
         average=average,
