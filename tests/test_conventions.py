@@ -5,6 +5,10 @@ scores and queries without a relevant document, and its numbers are compared
 with the package's under the options the page gives for it.
 """
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import sklearn.metrics
@@ -27,9 +31,6 @@ try:  # the local Spark session of the Spark tests, where pyspark and Java are i
     from test_spark import spark  # noqa: F401
 except pytest.skip.Exception:
     spark = None
-
-# ranx's numba code casts hashed document ids; nothing of the comparison depends on it.
-pytestmark = pytest.mark.filterwarnings("ignore:unsafe cast from uint64")
 
 CUTOFFS = (1, 3, 5, 20)  # 20: beyond every list
 
@@ -377,36 +378,54 @@ def nested(frame, value):
     return out
 
 
-def assert_same_as_ranx(results, ranx_run):
+# ranx runs in a child process: its numba thread pool would hang later tests that fork.
+_RANX_CHILD = """
+import json, sys
+import ranx
+qrels, run, metrics, as_objects = json.load(sys.stdin)
+if as_objects:
+    run = ranx.Run(run)
+    ranx.evaluate(ranx.Qrels(qrels), run, metrics, make_comparable=True)
+    scores = {m: dict(run.scores[m]) for m in metrics}
+else:
+    values = ranx.evaluate(qrels, run, metrics, return_mean=False)
+    scores = {m: dict(zip(run, map(float, values[m]))) for m in metrics}
+json.dump(scores, sys.stdout)
+"""
+
+
+def ranx_scores(qrels, run, *, as_objects):
+    """ranx's per-query values ``{metric: {query: value}}``: a Run and Qrels, or plain dicts."""
+    pytest.importorskip("ranx", reason="ranx is not installed")
+    payload = json.dumps([nested(qrels, "relevance"), nested(run, "score"), list(RANX_NAMES),
+                          as_objects], default=int)  # fmt: skip
+    child = subprocess.run([sys.executable, "-c", _RANX_CHILD], input=payload,
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    return json.loads(child.stdout)
+
+
+def assert_same_as_ranx(results, scores):
     for ranx_name, name in RANX_NAMES.items():
-        expected = [ranx_run.scores[ranx_name][query] for query in results.query_ids]
+        expected = [scores[ranx_name][query] for query in results.query_ids]
         np.testing.assert_allclose(results[name], expected, rtol=1e-12, err_msg=name)
 
 
 @pytest.mark.filterwarnings("ignore::sklearn_rank_metrics.trec.UnevaluatedQueriesWarning")
 @pytest.mark.parametrize("seed", range(2))
 def test_ranx_run_is_evaluate_run_with_first_ties(seed):
-    ranx = pytest.importorskip("ranx", reason="ranx is not installed")
     run, qrels = trec_frames(seed)
-    ranx_run = ranx.Run(nested(run, "score"))
-    ranx.evaluate(ranx.Qrels(nested(qrels, "relevance")), ranx_run, list(RANX_NAMES),
-                  make_comparable=True)  # fmt: skip
+    scores = ranx_scores(qrels, run, as_objects=True)
     results = evaluate_run(qrels, run, metrics=list(RANX_NAMES.values()), ties="first",
                            missing_queries="zero", average=None)  # fmt: skip
-    assert_same_as_ranx(results, ranx_run)
+    assert_same_as_ranx(results, scores)
 
 
 def test_ranx_plain_dicts_reverse_ties():
-    ranx = pytest.importorskip("ranx", reason="ranx is not installed")
     run, qrels = trec_frames(3)
     qrels = qrels[qrels["query_id"].isin(run["query_id"])]  # plain dicts: the same queries
     run = run[run["query_id"].isin(qrels["query_id"])]
-    scores = ranx.evaluate(nested(qrels, "relevance"), nested(run, "score"), list(RANX_NAMES),
-                           return_mean=False)  # fmt: skip
-    ranx_run = ranx.Run()  # per-query values by query id, as a Run holds them
-    for ranx_name, values in scores.items():
-        ranx_run.scores[ranx_name] = dict(zip(nested(run, "score"), values))
+    scores = ranx_scores(qrels, run, as_objects=False)
     reversed_rows = run.iloc[::-1]  # each query's rows reversed, then input order
     results = evaluate_run(qrels, reversed_rows, metrics=list(RANX_NAMES.values()),
                            ties="first", average=None)  # fmt: skip
-    assert_same_as_ranx(results, ranx_run)
+    assert_same_as_ranx(results, scores)
