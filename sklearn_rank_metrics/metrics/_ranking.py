@@ -512,7 +512,10 @@ def mrr_score(
 
     Notes
     -----
-    This is trec_eval's ``recip_rank`` (with a cutoff) and ranx's ``mrr``.
+    Equals trec_eval's ``recip_rank`` (with a cutoff) and ranx's ``mrr``
+    when ``y_true`` holds the grade of every retrieved document (0 where
+    unjudged) and no scores tie (trec_eval orders a tie by document id);
+    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
     A query whose relevant documents all rank below k scores 0; one with no
     relevant document at all follows ``no_relevant``. Under
     ``ties="average"`` this is the exact expectation of ``1/rank_1`` over
@@ -635,6 +638,13 @@ def map_score(
     orderings of tied documents, from the probability that two documents
     of a tie block are both relevant.
 
+    Equals trec_eval's ``map`` (``map_cut_k`` with ``k``) when every judged
+    document of each query is in ``y_true`` or counted by ``n_relevant``,
+    and no scores tie (trec_eval orders a tie by document id); for a TREC
+    run use :func:`sklearn_rank_metrics.trec.evaluate_run`. LightGBM and
+    XGBoost divide AP@k by ``min(R, k)``: ``docs/conventions.md`` lists
+    such conventions of other tools and the options that reproduce them.
+
     References
     ----------
     .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
@@ -744,7 +754,10 @@ def precision_at_k_score(
     ``ties="average"`` a tie block straddling rank k contributes its share
     of relevant documents per position inside the top k (the exact
     expectation). The name avoids :func:`sklearn.metrics.precision_score`,
-    a classification metric.
+    a classification metric. Equals trec_eval's ``P_k`` when ``y_true``
+    holds the grade of every retrieved document (0 where unjudged) and no
+    scores tie (trec_eval orders a tie by document id); for a TREC run use
+    :func:`sklearn_rank_metrics.trec.evaluate_run`.
 
     References
     ----------
@@ -846,9 +859,13 @@ def recall_at_k_score(
 
     Notes
     -----
-    trec_eval's ``recall_k``; a query with more than k relevant documents
-    cannot reach 1 (see :func:`recall_cap_score`). The name avoids
-    :func:`sklearn.metrics.recall_score`, a classification metric.
+    A query with more than k relevant documents cannot reach 1 (see
+    :func:`recall_cap_score`). The name avoids
+    :func:`sklearn.metrics.recall_score`, a classification metric. Equals
+    trec_eval's ``recall_k`` when every judged document of each query is in
+    ``y_true`` or counted by ``n_relevant``, and no scores tie (trec_eval
+    orders a tie by document id); for a TREC run use
+    :func:`sklearn_rank_metrics.trec.evaluate_run`.
 
     References
     ----------
@@ -952,6 +969,9 @@ def f1_at_k_score(
     0 when no relevant document is in the top k, as ranx's ``f1``. Linear
     in the hits, so the tie-averaged value is the exact expectation. The
     name avoids :func:`sklearn.metrics.f1_score`, a classification metric.
+    With ``k=None`` it equals trec_eval's ``set_F`` when every judged
+    document of each query is in ``y_true`` or counted by ``n_relevant``;
+    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
 
     References
     ----------
@@ -1051,6 +1071,10 @@ def recall_cap_score(
     Notes
     -----
     Unlike recall, a query with more than k relevant documents can reach 1.
+    Equals trec_eval's ``relative_P_k`` when every judged document of each
+    query is in ``y_true`` or counted by ``n_relevant``, and no scores tie
+    (trec_eval orders a tie by document id); for a TREC run use
+    :func:`sklearn_rank_metrics.trec.evaluate_run`.
 
     References
     ----------
@@ -1160,9 +1184,13 @@ def hit_rate_score(
 
     Notes
     -----
-    The query level is ranx's ``hit_rate``. The item level divides by the
-    items actually recommended, ``min(k, n_q)``, unlike P@k, which divides
-    by k.
+    The query level is ranx's ``hit_rate``, and trec_eval's ``success_k``
+    when ``y_true`` holds the grade of every retrieved document (0 where
+    unjudged) and no scores tie (trec_eval orders a tie by document id);
+    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
+    The item level divides by the items actually recommended,
+    ``min(k, n_q)``, unlike P@k, which divides by k; its per-query values
+    (``average=None``), averaged, are XGBoost's ``pre@k``.
 
     References
     ----------
@@ -1264,8 +1292,11 @@ def r_precision_score(
 
     Notes
     -----
-    trec_eval's ``Rprec``. When R exceeds the list, the missing ranks hold
-    no relevant document (hits@R / R with the list's hits).
+    When R exceeds the list, the missing ranks hold no relevant document
+    (hits@R / R with the list's hits). Equals trec_eval's ``Rprec`` when
+    every judged document of each query is in ``y_true`` or counted by
+    ``n_relevant``, and no scores tie (trec_eval orders a tie by document
+    id); for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
 
     References
     ----------
