@@ -490,7 +490,10 @@ _DEFINITIONS = (
         GainRatio(),
         function="ndcg_score",
         formula="`DCG@k / IDCG@k`, IDCG@k the DCG@k of the list sorted by decreasing label",
-        matches="`sklearn.metrics.ndcg_score`, trec_eval `ndcg_cut` (with the list's own grades)",
+        matches=(
+            "`sklearn.metrics.ndcg_score`; trec_eval `ndcg_cut` when the list holds every "
+            "judged document (a run: `evaluate_run`)"
+        ),
     ),
     MetricDefinition(
         "dcg",
@@ -525,7 +528,10 @@ _DEFINITIONS = (
         function="map_score",
         aliases=("ap",),
         formula="`(1 / R) sum_{i <= k, rel_i relevant} P@i`",
-        matches="trec_eval `map` / `map_cut`, ranx `map`",
+        matches=(
+            "trec_eval `map` / `map_cut` (R from the qrels: `n_relevant` or `evaluate_run`), "
+            "ranx `map`"
+        ),
     ),
     MetricDefinition(
         "precision",
@@ -542,7 +548,10 @@ _DEFINITIONS = (
         Binary(Hits, _over_total),
         function="recall_at_k_score",
         formula="`hits@k / R`",
-        matches="trec_eval `recall_k`, ranx `recall`",
+        matches=(
+            "trec_eval `recall_k` (R from the qrels: `n_relevant` or `evaluate_run`), ranx "
+            "`recall`"
+        ),
     ),
     MetricDefinition(
         "f1",
@@ -588,7 +597,7 @@ _DEFINITIONS = (
         takes_cutoff=False,
         aliases=("rprec", "r-precision"),
         formula="`hits@R / R`",
-        matches="trec_eval `Rprec`",
+        matches="trec_eval `Rprec` (R from the qrels: `n_relevant` or `evaluate_run`)",
     ),
     MetricDefinition(
         "rc",
@@ -716,7 +725,7 @@ _DEFINITIONS = (
         takes_cutoff=False,
         formula="highest precision at the rank of the `round(recall R)`-th relevant document or below "
         "(option `recall` in [0, 1]); 0 where the run holds fewer relevant documents",
-        matches="trec_eval 10 `iprec_at_recall`",
+        matches="trec_eval `iprec_at_recall` (10; 9 with `trec_eval_version='9'`)",
         ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(
@@ -726,7 +735,7 @@ _DEFINITIONS = (
         takes_cutoff=False,
         aliases=("eleven_point_average",),
         formula="mean of iprec_at_recall at recall 0, 0.1, ..., 1",
-        matches="trec_eval 10 `11pt_avg`",
+        matches="trec_eval `11pt_avg` (10; 9 with `trec_eval_version='9'`)",
         ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(

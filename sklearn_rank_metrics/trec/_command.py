@@ -274,6 +274,14 @@ def _parser():
     parser.add_argument(
         "-m", action="append", metavar="MEASURE", help="a measure or set (default: official)"
     )
+    parser.add_argument(
+        "--trec-eval-version",
+        choices=("10", "9"),
+        default="10",
+        help="whose numbers where trec_eval's versions differ: 10 (scores in double precision, "
+        "iprec_at_recall cut at round(recall R)) or 9 (single precision, floor(recall R + 0.9); "
+        "also pytrec_eval's and ir_measures')",
+    )
     parser.add_argument("--format", choices=tuple(_FORMATS), default="text")
     parser.add_argument("qrels")
     parser.add_argument("run")
@@ -296,6 +304,7 @@ def _evaluate(arguments, columns):
         missing_queries="zero" if arguments.c else "ignore",
         max_docs=arguments.M,
         judged_only=arguments.J,
+        trec_eval_version=arguments.trec_eval_version,
         average=None,
     )
     if results.n_queries == 0:
