@@ -598,3 +598,11 @@ def random_case(
     y_true = [r[1] for r in rows]
     y_score = [r[2] for r in rows]
     return y_true, y_score, qid
+
+
+def trec_dict(frame, value):
+    """A run or qrels DataFrame as pytrec_eval and ranx take it: ``{query: {doc: value}}``."""
+    nested = {}
+    for query, doc, v in zip(frame["query_id"], frame["doc_id"], frame[value]):
+        nested.setdefault(query, {})[doc] = v
+    return nested

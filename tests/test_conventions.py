@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+from _reference import trec_dict as nested
 import sklearn.metrics
 
 from sklearn_rank_metrics import (
@@ -369,13 +370,6 @@ def trec_frames(seed):
         pd.DataFrame(missed, columns=["query_id", "doc_id", "relevance"]),
     ], ignore_index=True)  # fmt: skip
     return run, qrels
-
-
-def nested(frame, value):
-    out = {}
-    for query, doc, v in zip(frame["query_id"], frame["doc_id"], frame[value]):
-        out.setdefault(query, {})[doc] = v
-    return out
 
 
 # ranx runs in a child process: its numba thread pool would hang later tests that fork.

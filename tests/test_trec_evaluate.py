@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _reference import trec_dict as _nested
 
 pd = pytest.importorskip("pandas")
 
@@ -58,13 +59,6 @@ def make_case(seed, *, n_queries=12, ties=False, grades=4, tie_values=4):
     run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
     qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
     return run, qrels
-
-
-def _nested(frame, value):
-    nested = {}
-    for query, doc, v in zip(frame["query_id"], frame["doc_id"], frame[value]):
-        nested.setdefault(query, {})[doc] = v
-    return nested
 
 
 def trec_eval_values(run, qrels, measures, *, relevance_level=1, judged_only=False):
