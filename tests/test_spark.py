@@ -1,5 +1,6 @@
 """sklearn_rank_metrics.spark on a local[2] SparkSession: in-memory evaluate and MLlib agree."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,10 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def spark():
+    # Workers run this Python. The configuration below says so too, but a session made
+    # after another module's session stopped starts its workers from PYSPARK_PYTHON.
+    previous = os.environ.get("PYSPARK_PYTHON")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     session = (
         SparkSession.builder.master("local[2]")
         .appName("sklearn-rank-metrics tests")
@@ -52,6 +57,10 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+    if previous is None:
+        del os.environ["PYSPARK_PYTHON"]
+    else:
+        os.environ["PYSPARK_PYTHON"] = previous
 
 
 @pytest.fixture(scope="module")
