@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._engine._results import GEOMETRIC_FLOOR
+from ._engine._results import aggregated, aggregation_terms
 from ._engine._warnings import warn_caller
 from .metrics import evaluate
 
@@ -178,8 +178,7 @@ def partial_sums(frames, plan):
         weights = frame[column(WEIGHT, name)].to_numpy(dtype=np.float64)
         valid = weights > 0
         values = frame[name].to_numpy(dtype=np.float64)[valid]
-        if plan.aggregates[name] == "geometric":
-            values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
+        values = aggregation_terms(values, plan.aggregates[name])
         row[column("weighted_sum", name)] = [math.fsum(values * weights[valid])]
         row[column("weight_sum", name)] = [math.fsum(weights[valid])]
         row[column("queries", name)] = [len(frame)]
@@ -246,8 +245,7 @@ def combine(partials, plan):
             continue
         total = math.fsum(partials[column("weighted_sum", name)].to_numpy(dtype=np.float64))
         aggregate = plan.aggregates[name]
-        mean = total if aggregate == "sum" else total / weight_sum
-        means[name] = math.exp(mean) if aggregate == "geometric" else mean
+        means[name] = aggregated(total if aggregate == "sum" else total / weight_sum, aggregate)
     return means
 
 

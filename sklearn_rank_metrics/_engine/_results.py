@@ -59,6 +59,16 @@ GEOMETRIC_FLOOR = 1e-5
 AGGREGATES = ("mean", "sum", "geometric")
 
 
+def aggregation_terms(values, aggregate):
+    """The per-query terms an aggregate adds up: ``log(max(v, 1e-5))`` for a geometric mean."""
+    return np.log(np.maximum(values, GEOMETRIC_FLOOR)) if aggregate == "geometric" else values
+
+
+def aggregated(mean_or_sum, aggregate):
+    """The aggregate from the (weighted) mean of its terms, or their sum for ``"sum"``."""
+    return float(np.exp(mean_or_sum)) if aggregate == "geometric" else float(mean_or_sum)
+
+
 def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
@@ -345,8 +355,7 @@ class QueryResults(Mapping):
             return float("nan")
         aggregate = self._results[name].aggregate
         values, weights = values[valid], weights[valid]
-        if aggregate == "geometric":
-            values = np.log(np.maximum(values, GEOMETRIC_FLOOR))
+        values = aggregation_terms(values, aggregate)
         with np.errstate(over="ignore", invalid="ignore"):
             if aggregate == "sum":
                 mean = float(np.sum(values * weights))
@@ -354,8 +363,7 @@ class QueryResults(Mapping):
                 mean = float(np.mean(values))
             else:
                 mean = float(np.average(values, weights=weights))
-        if aggregate == "geometric":
-            mean = float(np.exp(mean))
+        mean = aggregated(mean, aggregate)
         if not np.isfinite(mean):
             # Every value is finite: only a sum overflowed, as one query's DCG can.
             raise ValueError(

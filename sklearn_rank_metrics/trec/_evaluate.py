@@ -13,10 +13,12 @@ import os
 
 import numpy as np
 
+from .._engine._factorize import run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED, Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
+from .._engine._segments import segment_ranks
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._files import import_pandas
@@ -366,10 +368,9 @@ def _in_trec_eval_order(queries, scores):
     """
     if queries.shape[0] < 2:
         return True
-    same = queries[1:] == queries[:-1]
-    n_runs = queries.shape[0] - np.count_nonzero(same)
-    if n_runs != np.count_nonzero(np.bincount(queries)):
+    if run_starts(queries).shape[0] != np.count_nonzero(np.bincount(queries)):
         return False
+    same = queries[1:] == queries[:-1]
     return bool(((scores[1:] <= scores[:-1]) | ~same).all())
 
 
@@ -386,11 +387,8 @@ def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
     """
     queries, row_scores = run_queries[rows], scores[rows]
     if in_order:
-        equal = (queries[1:] == queries[:-1]) & (row_scores[1:] == row_scores[:-1])
-        tied = np.zeros(rows.shape[0], dtype=bool)
-        tied[1:] = equal
-        tied[:-1] |= equal
-        tied = np.flatnonzero(tied)
+        lengths = _run_lengths(run_starts(queries, row_scores), rows.shape[0])
+        tied = np.flatnonzero(np.repeat(lengths > 1, lengths))
     else:
         frame = pd.DataFrame({"query": queries, "score": row_scores})
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
@@ -407,11 +405,15 @@ def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
 def _first_per_query(queries, scores, max_docs, in_order):
     """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's order)."""
     if in_order:
-        starts = np.flatnonzero(np.concatenate(([True], queries[1:] != queries[:-1])))
-        lengths = np.diff(np.append(starts, queries.shape[0]))
-        return np.flatnonzero(np.arange(queries.shape[0]) - np.repeat(starts, lengths) < max_docs)
+        lengths = _run_lengths(run_starts(queries), queries.shape[0])
+        return np.flatnonzero(segment_ranks(lengths) < max_docs)
     order = np.lexsort((-scores, queries))
     sorted_queries = queries[order]
     starts = np.searchsorted(sorted_queries, sorted_queries, side="left")
     rank = np.arange(order.shape[0]) - starts
     return np.sort(order[rank < max_docs])
+
+
+def _run_lengths(starts, n):
+    """Lengths of the runs starting at ``starts`` in ``n`` rows."""
+    return np.diff(np.append(starts, n))
