@@ -552,3 +552,16 @@ def test_rndcg_is_the_exact_expectation_over_tied_orders(gains):
             sorted(alike[:3], reverse=True) + [3] + alike[4:8] + [2], alike
         )
         assert got == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["g", "ndcg_rel", "rndcg", "nDCG(gains={1: 2})"])
+def test_gains_beyond_float64_raise(name):
+    """Gains per level are never scaled: sums beyond float64 are an error, not a NaN."""
+    with pytest.raises(ValueError, match="add up beyond float64.*gain='linear'"):
+        srm.evaluate([1100, 1022, 0], [3, 2, 1], metrics=name, gain="exponential")
+
+
+def test_g_refuses_gains_whose_sum_swallows_the_2_of_its_logarithm():
+    assert srm.evaluate([10, 9, 0], [3, 2, 1], metrics="g", gain="exponential")["g"] == 1.0
+    with pytest.raises(ValueError, match="loses the 2 in float64"):
+        srm.evaluate([60, 59, 0], [3, 2, 1], metrics="g", gain="exponential")

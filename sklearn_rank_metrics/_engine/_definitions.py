@@ -29,7 +29,6 @@ from ._kernels import (
     IdealGain,
     InferredPrecisionSum,
     InterpolatedPrecision,
-    LevelGain,
     NonrelevantDiscountSum,
     NormalizedGainSum,
     PairCounts,
@@ -110,6 +109,8 @@ class GainRatio(Computation):
 
     def finalize(self, evaluation, request):
         gain, ideal = self.values(evaluation, request)
+        if gain_levels(evaluation, request):  # unscaled gains
+            _check_finite(evaluation, request, gain, ideal)
         return QueryValues(_ratio(gain, ideal), no_relevant=ideal == 0)
 
 
@@ -188,18 +189,14 @@ def _check_trec_gain_order(levels, top, name):
         )
 
 
-def _check_finite_gains(evaluation, levels, name):
-    for source in (evaluation, evaluation.judged):
-        if source is None:
-            continue
-        top = np.array([source.rq.labels.top], dtype=np.float64)
-        with np.errstate(over="ignore"):
-            largest = LevelGain(evaluation.gain, levels)(top)[0]
-        if not np.isfinite(largest):
-            raise ValueError(
-                f"{name}: a label of {top[0]:g} has a gain too large for float64 with "
-                f"gain={evaluation.gain!r}; use gain='linear', smaller labels, or gains per level."
-            )
+def _check_finite(evaluation, request, *values):
+    """Raise where gains per level (never scaled) add up beyond float64."""
+    if not all(np.isfinite(v).all() for v in values):
+        raise ValueError(
+            f"{request.name}: the gains add up beyond float64 with gain={evaluation.gain!r} "
+            f"(labels up to {evaluation.rq.labels.top:g}); use gain='linear', smaller labels, "
+            "or name the gains of the large levels."
+        )
 
 
 @dataclass(frozen=True)
@@ -214,15 +211,23 @@ class LevelGainMean(Computation):
 
     ranked: type
     r_levels: bool = False
+    # G adds each query's gains to 2 inside a logarithm: beyond 2**52 the 2 is lost.
+    max_total: float = np.inf
 
     def needs(self, evaluation, request):
         levels = gain_levels(evaluation, request)
-        _check_finite_gains(evaluation, levels, request.name)
-        level = self.level(evaluation, request)
-        return self.ranked(levels), PositiveGain(levels), RelevantInList(level)
+        relevant = (RelevantInList(self.level(evaluation, request)),) if self.r_levels else ()
+        return self.ranked(levels), PositiveGain(levels), *relevant
 
     def finalize(self, evaluation, request):
-        value, positive, _ = self.values(evaluation, request)
+        value, positive, *_ = self.values(evaluation, request)
+        _check_finite(evaluation, request, value, positive)
+        if (positive >= self.max_total).any():
+            raise ValueError(
+                f"{request.name}: a query's gains add up to {positive.max():g}, where "
+                f"log2(2 + ...) loses the 2 in float64 (from {self.max_total:g}); use "
+                "gain='linear', smaller labels, or smaller gains per level."
+            )
         if not self.r_levels:
             return QueryValues(value, no_relevant=positive == 0)
         total = evaluation.total_relevant(self.level(evaluation, request))
@@ -896,7 +901,7 @@ _DEFINITIONS = (
     MetricDefinition(
         "g",
         "graded",
-        LevelGainMean(NormalizedGainSum),
+        LevelGainMean(NormalizedGainSum, max_total=2.0**52),
         takes_cutoff=False,
         aliases=("normalized_gain",),
         formula="`sum_i g_i / log2(2 + C_i - S_i)` over the ideal's total gain: `S_i` the gains "

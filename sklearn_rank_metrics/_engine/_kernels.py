@@ -829,14 +829,15 @@ class NormalizedGainSum(Quantity):
     levels: tuple = ()
 
     def compute(self, work):
-        ranking, gains, runs, ideal = _ranked_gains(work, self.levels, "G")
-        lengths = work.chunk.query_sizes
-        cost = segment_cumsum(np.maximum(ideal, 1.0), lengths)
-        gained = segment_cumsum(gains, lengths)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        # Overflowing gains: an error in the definition's finalize, which checks the values.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            ranking, gains, runs, ideal = _ranked_gains(work, self.levels, "G")
+            lengths = work.chunk.query_sizes
+            cost = segment_cumsum(np.maximum(ideal, 1.0), lengths)
+            gained = segment_cumsum(gains, lengths)
             terms = np.where(gains != 0, gains / np.log2(2.0 + cost - gained), 0.0)
-        total = sum_by_group(runs.gain * runs.count, runs.query, work.chunk.n_queries)
-        return _positive_ratio(ranking.per_query_sum(terms), total)
+            total = sum_by_group(runs.gain * runs.count, runs.query, work.chunk.n_queries)
+            return _positive_ratio(ranking.per_query_sum(terms), total)
 
 
 def _positive_ratio(numerator, denominator):
@@ -856,21 +857,22 @@ class RelevantNdcgMean(Quantity):
     levels: tuple = ()
 
     def compute(self, work):
-        ranking, gains, runs, ideal = _ranked_gains(work, self.levels, "ndcg_rel")
-        chunk = work.chunk
-        discounts = chunk.parent.discounts[ranking.position]
-        dcg = segment_cumsum(gains * discounts, chunk.query_sizes)
-        ideal_dcg = segment_cumsum(ideal * discounts, chunk.query_sizes)
-        positive = gains > 0
-        with np.errstate(divide="ignore", invalid="ignore"):
+        # Overflowing gains: an error in the definition's finalize, which checks the values.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            ranking, gains, runs, ideal = _ranked_gains(work, self.levels, "ndcg_rel")
+            chunk = work.chunk
+            discounts = chunk.parent.discounts[ranking.position]
+            dcg = segment_cumsum(gains * discounts, chunk.query_sizes)
+            ideal_dcg = segment_cumsum(ideal * discounts, chunk.query_sizes)
+            positive = gains > 0
             at_ranked = ranking.per_query_sum(np.where(positive, dcg / ideal_dcg, 0.0))
-        total_dcg = ranking.per_query_sum(gains * discounts)
-        source = work.evaluation.judged or work.evaluation
-        full_ideal = ideal_gain(runs.query, runs.count, runs.gain, runs.total,
-                                source.rq.discount_cumsum)  # fmt: skip
-        missed = runs.total - ranking.per_query_sum(positive)
-        value = at_ranked + missed * _positive_ratio(total_dcg, full_ideal)
-        return np.where(value > 0, _positive_ratio(value, runs.total), 0.0)
+            total_dcg = ranking.per_query_sum(gains * discounts)
+            source = work.evaluation.judged or work.evaluation
+            full_ideal = ideal_gain(runs.query, runs.count, runs.gain, runs.total,
+                                    source.rq.discount_cumsum)  # fmt: skip
+            missed = runs.total - ranking.per_query_sum(positive)
+            value = at_ranked + missed * _positive_ratio(total_dcg, full_ideal)
+            return np.where(value > 0, _positive_ratio(value, runs.total), 0.0)
 
 
 @dataclass(frozen=True)
@@ -889,43 +891,42 @@ class RNdcgMean(Quantity):
     levels: tuple = ()
 
     def compute(self, work):
-        chunk = work.chunk
-        function = level_gain(work.evaluation, self.levels)
-        runs = ideal_runs(work, function)
-        source = work.evaluation.judged or work.evaluation
-        run_ends = runs.start + runs.count
-        cumulative = source.rq.discount_cumsum
-        ideal_at_ends = segment_cumsum(
-            runs.gain * (cumulative[run_ends] - cumulative[runs.start]),
-            np.diff(np.append(runs.first, runs.query.shape[0])),
-        )
-        # Sum of 1 / IDCG@t_j over each query's later R levels: a backward scan.
-        lengths = np.diff(np.append(runs.first, runs.query.shape[0]))
-        later = segment_cumsum((1.0 / ideal_at_ends)[::-1], lengths[::-1])[::-1]
-        n = chunk.query_sizes
-        whole = (n >= runs.total + 2) & (runs.total > 0)
-        terms = lengths + whole
-        full_ideal = np.zeros(chunk.n_queries)
-        last = runs.first + lengths - 1
-        full_ideal[lengths > 0] = ideal_at_ends[last[lengths > 0]]
-        with np.errstate(divide="ignore", invalid="ignore"):
+        # Overflowing gains: an error in the definition's finalize, which checks the values.
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            chunk = work.chunk
+            function = level_gain(work.evaluation, self.levels)
+            runs = ideal_runs(work, function)
+            source = work.evaluation.judged or work.evaluation
+            run_ends = runs.start + runs.count
+            cumulative = source.rq.discount_cumsum
+            lengths = np.diff(np.append(runs.first, runs.query.shape[0]))  # runs per query
+            ideal_at_ends = segment_cumsum(
+                runs.gain * (cumulative[run_ends] - cumulative[runs.start]), lengths
+            )
+            # Sum of 1 / IDCG@t_j over each query's later R levels: a backward scan.
+            later = segment_cumsum((1.0 / ideal_at_ends)[::-1], lengths[::-1])[::-1]
+            n = chunk.query_sizes
+            whole = (n >= runs.total + 2) & (runs.total > 0)
+            terms = lengths + whole
+            full_ideal = np.zeros(chunk.n_queries)
+            last = runs.first + lengths - 1
+            full_ideal[lengths > 0] = ideal_at_ends[last[lengths > 0]]
             extra = np.where(whole, 1.0 / full_ideal, 0.0)
-        # Per rank: the first R level beyond it, found by (query, rank) keys.
-        span = int(n.max()) + 1
-        run_key = runs.query * span + np.minimum(run_ends, span - 1)
-        row_key = chunk.row_query * span + chunk.row_offset
-        after = np.searchsorted(run_key, row_key, side="right")
-        inside = after < np.append(runs.first[1:], runs.query.shape[0])[chunk.row_query]
-        weight = np.where(inside, np.append(later, 0.0)[after], 0.0) + extra[chunk.row_query]
-        with np.errstate(divide="ignore", invalid="ignore"):
+            # Per rank: the first R level beyond it, found by (query, rank) keys.
+            span = int(n.max()) + 1
+            run_key = runs.query * span + np.minimum(run_ends, span - 1)
+            row_key = chunk.row_query * span + chunk.row_offset
+            after = np.searchsorted(run_key, row_key, side="right")
+            inside = after < (runs.first + lengths)[chunk.row_query]
+            weight = np.where(inside, np.append(later, 0.0)[after], 0.0) + extra[chunk.row_query]
             weight = weight * chunk.parent.discounts[chunk.row_offset] / terms[chunk.row_query]
-        weight = np.where(terms[chunk.row_query] > 0, weight, 0.0)
-        block_gain, head = work.block_sum(None, work.label_table(function))
-        if head.tied:
-            block_start = chunk.score_tie_ptr[:-1][head.blocks]
-            spread = np.add.reduceat(weight, chunk.score_tie_ptr[:-1])[head.blocks] / head.size
-            weight = np.where(head.size == 1, weight[block_start], spread)
-        return head.sum_per_query(block_gain * weight)
+            weight = np.where(terms[chunk.row_query] > 0, weight, 0.0)
+            block_gain, head = work.block_sum(None, work.label_table(function))
+            if head.tied:
+                block_start = chunk.score_tie_ptr[:-1][head.blocks]
+                spread = np.add.reduceat(weight, chunk.score_tie_ptr[:-1])[head.blocks] / head.size
+                weight = np.where(head.size == 1, weight[block_start], spread)
+            return head.sum_per_query(block_gain * weight)
 
 
 # ---------------------------------------------------------------- kernels
