@@ -18,6 +18,7 @@ Nothing here is fast; keep tie blocks at 7 documents or fewer.
 import itertools
 import math
 from collections import Counter
+import functools
 from functools import lru_cache
 
 import numpy as np
@@ -40,7 +41,7 @@ PAIR_METRICS = ("rc", "kendall")
 TREC_METRICS = (
     "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map", "bpref",
     "gm_bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult", "set_map", "bing",
-    "utility", "err", "rbp", "rbp_resid", "judged", "unjudged",
+    "utility", "err", "rbp", "rbp_resid", "judged", "unjudged", "ndcg_rel", "rndcg", "g",
 )  # fmt: skip
 SUMMED = ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
 GEOMETRIC = ("gm_map", "gm_bpref")  # exp(mean(log(max(v, 1e-5)))), as trec_eval
@@ -301,6 +302,182 @@ def utility_of(ranked, level, R, coefficients=(1.0, -1.0, 0.0, 0.0), num_docs=0)
     return u1 * a + u2 * (n - a) + u3 * (R - a) + u4 * (num_docs + a - n - R)
 
 
+# ------------------------------- trec_eval's gains per level (gain_init.c)
+def trec_gains(judged, gains=None, gain="linear"):
+    """setup_gains: ``[level, gain, count]`` sorted as trec_eval sorts them.
+
+    ``judged``: the query's judged labels (negative ones are not judged);
+    ``gains``: {level: gain} (trec_eval's ``-m ndcg.1=3.5``). trec_eval's
+    comparison casts the difference of two gains to an int.
+    """
+    counts = Counter(x for x in judged if x >= 0)
+    named = {float(level): float(value) for level, value in (gains or {}).items()}
+    table = [[level, value, counts.get(level, 0)] for level, value in named.items()]
+    table += [[level, gain_of(level, gain), n] for level, n in sorted(counts.items())
+              if level not in named]  # fmt: skip
+    return sorted(table, key=functools.cmp_to_key(lambda a, b: int(a[1] - b[1])))
+
+
+def trec_get_gain(label, table):
+    for level, value, _ in table:
+        if label == level:
+            return value
+    return 0.0
+
+
+class _IdealWalk:
+    """The ideal ranking as trec_eval walks it: ``cur_level``, ``num_at_level``, ``ideal_gain``."""
+
+    def __init__(self, table):
+        self.table = table
+        self.cur_level = len(table) - 1
+        self.gain = table[self.cur_level][1] if self.cur_level >= 0 else 0.0
+        self.num_at_level = 0
+
+    def step(self):
+        self.num_at_level += 1
+        while self.cur_level >= 0 and self.num_at_level > self.table[self.cur_level][2]:
+            self.num_at_level = 1
+            self.cur_level -= 1
+            self.gain = self.table[self.cur_level][1] if self.cur_level >= 0 else 0.0
+        return max(self.gain, 0.0)  # what the ideal gains here: only positive gains count
+
+
+def _discounted(gain, i):
+    """``gain / log2(i + 2)``, the DCG term of 0-based rank i (0 for no gain, as trec_eval skips it)."""
+    return gain / math.log2(i + 2) if gain != 0 else 0.0
+
+
+def trec_ndcg_of(ranked, judged, gains=None, gain="linear"):
+    """m_ndcg.c: (dcg, ideal dcg) of the whole list."""
+    table = trec_gains(judged, gains, gain)
+    ideal = _IdealWalk(table)
+    results_dcg = ideal_dcg = 0.0
+    i = 0
+    while i < len(ranked) and ideal.gain > 0.0:
+        g = trec_get_gain(ranked[i], table)
+        results_dcg += _discounted(g, i)
+        ideal_dcg += _discounted(ideal.step(), i)
+        i += 1
+    while i < len(ranked):
+        g = trec_get_gain(ranked[i], table)
+        results_dcg += _discounted(g, i)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal_dcg += _discounted(ideal.step(), i)
+        i += 1
+    return results_dcg, ideal_dcg
+
+
+def trec_ndcg_rel_of(ranked, judged, gains=None, gain="linear"):
+    """m_ndcg_rel.c."""
+    table = trec_gains(judged, gains, gain)
+    ideal = _IdealWalk(table)
+    results_dcg = ideal_dcg = total = 0.0
+    num_rel_ret = num_rel = 0
+    i = 0
+    while i < len(ranked) and ideal.gain > 0.0:
+        g = trec_get_gain(ranked[i], table)
+        results_dcg += _discounted(g, i)
+        ideal.step()
+        if ideal.gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal.gain / math.log2(i + 2)
+        if g > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while i < len(ranked):
+        g = trec_get_gain(ranked[i], table)
+        results_dcg += _discounted(g, i)
+        if g > 0:
+            total += results_dcg / ideal_dcg
+            num_rel_ret += 1
+        i += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        if ideal.gain > 0.0:
+            num_rel += 1
+            ideal_dcg += ideal.gain / math.log2(i + 2)
+        i += 1
+    if num_rel - num_rel_ret:
+        total += (num_rel - num_rel_ret) * results_dcg / ideal_dcg
+    return total / num_rel if total > 0.0 else 0.0
+
+
+def trec_rndcg_of(ranked, judged, level, gains=None, gain="linear"):
+    """m_Rndcg.c (0 without relevant documents, nan where none has a positive gain)."""
+    if not any(x >= level for x in judged):
+        return 0.0
+    table = trec_gains(judged, gains, gain)
+    ideal = _IdealWalk(table)
+    results_dcg = ideal_dcg = total = 0.0
+    old_gain = ideal.gain
+    changes = 0
+    i = 0
+
+    def at_change():
+        # ndcg here joins the mean where the ideal gain changed (from a positive ideal dcg)
+        nonlocal total, changes, old_gain
+        if old_gain != ideal.gain:
+            if ideal_dcg > 0.0:
+                total += results_dcg / ideal_dcg
+                changes += 1
+            old_gain = ideal.gain
+
+    while i < len(ranked) and ideal.gain > 0.0:
+        g = trec_get_gain(ranked[i], table)
+        ideal.step()
+        at_change()
+        results_dcg += _discounted(g, i)
+        ideal_dcg += _discounted(max(ideal.gain, 0.0), i)
+        i += 1
+    if i < len(ranked):
+        while i < len(ranked):
+            g = trec_get_gain(ranked[i], table)
+            results_dcg += _discounted(g, i)
+            i += 1
+        if ideal_dcg > 0.0:
+            total += results_dcg / ideal_dcg
+            changes += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        at_change()
+        ideal_dcg += _discounted(max(ideal.gain, 0.0), i)
+        i += 1
+    return total / changes if changes else math.nan
+
+
+def trec_g_of(ranked, judged, gains=None, gain="linear"):
+    """m_G.c."""
+    table = trec_gains(judged, gains, gain)
+    ideal = _IdealWalk(table)
+    results_g = sum_results = sum_ideal = sum_cost = 0.0
+    i = 0
+    while i < len(ranked) and ideal.gain > 0.0:
+        g = trec_get_gain(ranked[i], table)
+        sum_results += g
+        ideal.step()
+        if ideal.gain > 0.0:
+            sum_ideal += ideal.gain
+        sum_cost += ideal.gain if ideal.gain >= 1.0 else 1.0
+        if g != 0:
+            results_g += g / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while i < len(ranked):
+        g = trec_get_gain(ranked[i], table)
+        sum_results += g
+        sum_cost += 1.0
+        if g != 0:
+            results_g += g / math.log2(2 + sum_cost - sum_results)
+        i += 1
+    while ideal.gain > 0.0:
+        ideal.step()
+        if ideal.gain > 0.0:
+            sum_ideal += ideal.gain
+        i += 1
+    return results_g / sum_ideal if sum_ideal > 0.0 else 0.0
+
 # ------------------------------------------------ rank correlation, directly
 def rc_pairs(labels, scores, ties="average"):
     """RC from the pair rule: equal labels agree; tied scores with different
@@ -424,7 +601,7 @@ def query_value(
             "unjudged": lambda r: unjudged_of(r, k),
         }[metric]
         return _expect(labels, scores, ties, f)
-    if metric in GAIN_METRICS or metric == "err":
+    if metric in GAIN_METRICS or metric in ("err", "ndcg_rel", "g"):
         no_rel = all(x <= 0 for x in labels)
     else:
         assert R >= R_in
@@ -477,6 +654,12 @@ def query_value(
         f = lambda r: err_of(r, k)  # noqa: E731
     elif metric == "rbp":
         f = lambda r: rbp_of(r, k, lv)  # noqa: E731
+    elif metric == "ndcg_rel":
+        f = lambda r: trec_ndcg_rel_of(r, labels, gain=gain)  # noqa: E731
+    elif metric == "rndcg":
+        f = lambda r: trec_rndcg_of(r, labels, lv, gain=gain)  # noqa: E731
+    elif metric == "g":
+        f = lambda r: trec_g_of(r, labels, gain=gain)  # noqa: E731
     else:
         raise ValueError(metric)
     return _expect(labels, scores, ties, f)

@@ -97,6 +97,14 @@ SPECS = {
     "rbp_p=0.8": ("rbp", None, None, (("p", 0.8),)),
     "rbp_resid_p=0.95": ("rbp_resid", None, None, (("p", 0.95),)),
     "NDCG_CUT_10": ("ndcg", 10, None, ()),
+    # gains per relevance level: trec_eval's level=gain pairs, ir_measures' gains
+    "ndcg_1=3": ("ndcg", None, None, (("gains", ((1, 3.0),)),)),
+    "G_2=9,1=3.5": ("g", None, None, (("gains", ((1, 3.5), (2, 9.0))),)),
+    "Rndcg_0=1,1=-2": ("rndcg", None, None, (("gains", ((0, 1.0), (1, -2.0))),)),
+    "ndcg_rel_4=0": ("ndcg_rel", None, None, (("gains", ((4, 0.0),)),)),
+    "dcg_1=2": ("dcg", None, None, (("gains", ((1, 2.0),)),)),
+    "nDCG(gains={0: 0, 1: 1, 2: 3})@10": ("ndcg", 10, None, (("gains", ((0, 0), (1, 1), (2, 3))),)),
+    "normalized_gain": ("g", None, None, ()),
 }
 
 
@@ -132,6 +140,9 @@ def _from_ir_measures(measure):
         options["p"] = float(params.get("p", 0.8))
     if "beta" in params and params["beta"] != 1:
         options["beta"] = float(params["beta"])
+    if params.get("gains"):
+        # ir_measures maps a negative gain to an unjudged document: gain 0
+        options["gains"] = tuple(sorted((k, max(v, 0)) for k, v in params["gains"].items()))
     if params.get("dcg") == "exp-log2":
         options["gain"] = "exponential"
     level = params.get("rel")
@@ -201,7 +212,8 @@ def test_trec_eval_families_and_sets_expand_in_trec_eval_order():
         ("expected_reciprocal_rank", "Did you mean 'err'"),
         ("zzz", "Valid names: .*ndcg"),
         ("nDCG(dcg='exp')@10", "dcg='exp'.*'log2', 'exp-log2'"),
-        ("nDCG(gains={1: 3})@10", "custom gain"),
+        ("nDCG(gains=[1, 3])@10", "gains in .* must be a dict of relevance grade to gain"),
+        ("nDCG(gains={1: 'a'})@10", "must be a dict"),
         ("P(judged_only=True)@5", "judged_only=True .* not available"),
         ("P(foo=1)@5", "unknown parameter 'foo'"),
         ("P(rel=2@5", "unknown metric"),
@@ -212,7 +224,7 @@ def test_trec_eval_families_and_sets_expand_in_trec_eval_order():
         ("relstring", "'relstring' is not offered"),
         ("P_avgjg", "judgment groups"),
         ("ndcg_cut", "family of measures: name one, e.g. 'ndcg_cut_10'"),
-        ("ndcg_1=3", "custom gains per grade"),
+        ("ndcg_p=3", "unknown parameter.*'p'.*gains per relevance level, level=gain"),
         ("rbp_q=0.5", "unknown parameter"),
         ("set_F_0.5", "beta=1"),
         ("SetF(beta=0.5)", "beta=0.5 .* not available"),

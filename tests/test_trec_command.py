@@ -318,6 +318,12 @@ def test_official_and_all_trec_match_trec_eval(tmp_path, measures, version):
     assert summary[:7] == ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map"]
     if measures == ["-m", "all_trec"]:
         assert "relstring" in err and "P_5" in summary and "ndcg_cut_1000" in summary
+        # trec_eval prints its measures in its table's order: G after binG, ndcg_rel and
+        # Rndcg after ndcg, before the ndcg_cut family.
+        printed = [name for name in summary if name in ("binG", "G", "ndcg", "ndcg_rel",
+                                                        "Rndcg", "ndcg_cut_5")]  # fmt: skip
+        assert printed == ["binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut_5"]
+        assert "ndcg_rel" not in err and "Rndcg" not in err
 
 
 def test_complete_num_rel_counts_the_whole_qrels(tmp_path):

@@ -16,7 +16,16 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _reference import iprec_of, query_value, trec_v9_cut
+from _reference import (
+    iprec_of,
+    query_value,
+    ranked_orderings,
+    trec_g_of,
+    trec_ndcg_of,
+    trec_ndcg_rel_of,
+    trec_rndcg_of,
+    trec_v9_cut,
+)
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 from sklearn_rank_metrics._engine._results import QueryResults
@@ -53,6 +62,9 @@ TREC_KEYS = {
     ("set_map", None, ()): "set_map",
     ("bing", None, ()): "binG",
     ("utility", None, ()): "utility",
+    ("ndcg_rel", None, ()): "ndcg_rel",
+    ("rndcg", None, ()): "Rndcg",
+    ("g", None, ()): "G",
     **{
         ("rprec_mult", None, (("multiplier", m),)): f"Rprec_mult_{m:.2f}"
         for m in MULTIPLIERS
@@ -326,6 +338,7 @@ RUN_MEASURES = {
     "num_nonrel_judged_ret": "num_nonrel_judged_ret", "gm_map": "gm_map", "bpref": "bpref",
     "gm_bpref": "gm_bpref", "infap": "infAP", "set_map": "set_map", "bing": "binG",
     "utility": "utility", "rprec_mult": "Rprec_mult_1.00", "map": "map", "r_precision": "Rprec",
+    "ndcg": "ndcg", "ndcg_rel": "ndcg_rel", "rndcg": "Rndcg", "g": "G",
 }  # fmt: skip
 
 
@@ -353,9 +366,14 @@ def random_qrels_and_run(seed, n_queries=8):
 @pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("missing_queries", ["ignore", "zero"])
 @pytest.mark.parametrize("seed", range(6))
-def test_runs_with_unjudged_and_unretrieved_documents_match_trec_eval(seed, missing_queries, level):
+@pytest.mark.parametrize("tied", [False, True])
+def test_runs_with_unjudged_and_unretrieved_documents_match_trec_eval(
+    seed, missing_queries, level, tied
+):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels, run = random_qrels_and_run(seed)
+    if tied:  # trec_eval ranks tied scores by document id, descending
+        run["score"] = np.floor(run["score"] / 3)
     judged = {}
     for q, doc, grade in qrels.itertuples(index=False):
         judged.setdefault(q, {})[doc] = grade
@@ -396,3 +414,154 @@ def test_judged_unjudged_and_rbp_residual_of_a_run():
     assert got["bpref"] == 0.5
     assert got["infap"] == 0.5
     assert got["err@5"] == pytest.approx(1 / 16)
+
+
+# ---------------------------------------------- gains per relevance level
+# pytrec_eval does not take trec_eval's level=gain parameters: the reference
+# is the transcription of trec_eval's loops in tests/_reference.py.
+GAIN_CHOICES = [
+    {1: 3, 2: 9},  # trec_eval's example, without a gain less than 1 from another
+    {0: 1, 1: -2},  # level 0 gains, a negative gain
+    {3: 0, 2: 5},  # the top level gains nothing
+    {0: -1.5, 1: 4.5, 2: 8.25, 3: 2},  # fractions, every level named
+    {1: 0, 2: 0, 3: 0},  # no positive gain: Rndcg is undefined where there is relevance
+]
+
+
+def _trec_ranked_and_judged(qrels, run):
+    """Per query: labels in trec_eval's rank order (-1 not judged) and the judged labels."""
+    judged = {}
+    for q, doc, grade in qrels.itertuples(index=False):
+        judged.setdefault(q, {})[doc] = grade
+    ranked = {}
+    for q, doc, score in sorted(run.itertuples(index=False), key=lambda r: (r[0], -r[2], r[1])):
+        ranked.setdefault(q, []).append(judged.get(q, {}).get(doc, -1))
+    return {q: (ranked.get(q, []), list(labels.values())) for q, labels in judged.items()}
+
+
+@pytest.mark.parametrize("gains", GAIN_CHOICES)
+@pytest.mark.parametrize("seed", range(4))
+def test_gains_per_level_match_trec_eval_s_loops(seed, gains):
+    qrels, run = random_qrels_and_run(seed)
+    param = ",".join(f"{level}={gain}" for level, gain in gains.items())
+    names = [f"{measure}.{param}" for measure in ("ndcg", "dcg", "G", "ndcg_rel", "Rndcg")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = evaluate_run(qrels, run, metrics=names, ties="trec_eval",
+                               missing_queries="zero", average=None)  # fmt: skip
+    assert list(results.metrics) == [f"{n.split('.')[0]}_{param}" for n in names]
+    lists = _trec_ranked_and_judged(qrels, run)
+    assert sorted(results.query_ids) == sorted(lists)
+    checked = 0
+    for j, q in enumerate(results.query_ids):
+        ranked, judged = lists[q]
+        dcg, ideal = trec_ndcg_of(ranked, judged, gains)
+        expected = [
+            dcg / ideal if ideal > 0 else 0.0,
+            dcg,
+            trec_g_of(ranked, judged, gains),
+            trec_ndcg_rel_of(ranked, judged, gains),
+            trec_rndcg_of(ranked, judged, 1, gains),
+        ]
+        for name, value in zip(results.metrics, expected):
+            got = results[name][j]
+            if math.isnan(value):
+                assert math.isnan(got), (name, q)
+            else:
+                assert got == pytest.approx(value, rel=1e-12, abs=1e-12), (name, q)
+            checked += 1
+    assert checked == 5 * len(lists)
+
+
+def test_default_gains_named_give_the_plain_measures():
+    qrels, run = random_qrels_and_run(1)
+    plain = ["ndcg", "G", "ndcg_rel", "Rndcg"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        named = evaluate_run(qrels, run, metrics=[f"{m}.1=1,2=2,3=3" for m in plain], average=None)
+        default = evaluate_run(qrels, run, metrics=plain, average=None)
+    for name, other in zip(named.metrics, default.metrics):
+        np.testing.assert_array_equal(named[name], default[other])
+
+
+def test_gains_less_than_1_apart_raise_for_runs_and_sort_correctly_elsewhere():
+    """trec_eval's comparison casts the difference of two gains to an int: 3.5 and 3 'tie'."""
+    pd = pytest.importorskip("pandas")
+    qrels = pd.DataFrame({"query_id": ["a"] * 4, "doc_id": ["d1", "d2", "d3", "d4"],
+                          "relevance": [1, 3, 0, 2]})  # fmt: skip
+    run = pd.DataFrame({"query_id": ["a"] * 4, "doc_id": ["d3", "d2", "d1", "d4"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})  # fmt: skip
+    for name in ["ndcg.1=3.5", "G.1=0.5", "Rndcg.1=4.25,2=4.75", "nDCG(gains={1: 3.5})"]:
+        with pytest.raises(ValueError, match="less than 1 apart.*trec_eval compares gains"):
+            evaluate_run(qrels, run, metrics=[name])
+    assert evaluate_run(qrels, run, metrics=["ndcg.1=4.5,2=8"])["ndcg_1=4.5,2=8"] > 0
+    # Without judgments there is no trec_eval order to follow: the ideal is sorted by gain.
+    from sklearn.metrics import ndcg_score
+
+    labels, scores = np.array([1, 3, 0, 2, 1]), np.array([4.0, 3.0, 2.0, 1.0, 0.5])
+    gains = {0: 0.0, 1: 3.5, 2: 0.25, 3: 3.0}
+    got = srm.evaluate(labels, scores, metrics="nDCG(gains={1: 3.5, 2: 0.25})")
+    mapped = np.array([[gains[x] for x in labels]])
+    assert got["nDCG(gains={1: 3.5, 2: 0.25})"] == pytest.approx(ndcg_score(mapped, [scores]))
+
+
+def test_ir_measures_custom_gains_match_ir_measures():
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = random_qrels_and_run(2)
+    qrels = qrels[qrels["query_id"] != "q0"]
+    nDCG = ir_measures.nDCG
+    measures = [nDCG(gains={0: 0, 1: 3, 2: 1, 3: 7}) @ 5, nDCG(gains={1: 0, 2: -1, 3: 2})]
+    ir_qrels = [ir_measures.Qrel(q, d, int(g)) for q, d, g in qrels.itertuples(index=False)]
+    ir_run = [ir_measures.ScoredDoc(q, d, float(s)) for q, d, s in run.itertuples(index=False)]
+    expected = {(m.query_id, str(m.measure)): m.value
+                for m in ir_measures.iter_calc(measures, ir_qrels, ir_run)}  # fmt: skip
+    names = [str(m) for m in measures]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = evaluate_run(qrels, run, metrics=names, average=None)
+    compared = 0
+    for j, q in enumerate(results.query_ids):
+        for name in names:
+            if (q, name) in expected:
+                assert results[name][j] == pytest.approx(expected[(q, name)], rel=1e-12, abs=1e-12)
+                compared += 1
+    assert compared >= 8
+
+
+@pytest.mark.parametrize("gains", [(), ((1, 4.0), (2, 0.0)), ((0, 1.0), (3, -2.0))])
+def test_rndcg_is_the_exact_expectation_over_tied_orders(gains):
+    """Linear in the gains at fixed ranks: against every ordering of the tied documents."""
+    labels = [2, 0, 1, 3, 1, 0, 3, 2, 1]
+    scores = [5, 5, 5, 4, 3, 3, 3, 3, 1]  # blocks of 3 and 4 mixing every grade
+    request = _request("rndcg", gains=gains) if gains else _request("rndcg")
+    got = evaluate_requests([request], labels, scores)[request.name][0]
+    expected = sum(
+        p * trec_rndcg_of(ranked, labels, 1, dict(gains))
+        for ranked, p in ranked_orderings(tuple(map(float, labels)), tuple(map(float, scores)),
+                                          "average")
+    )  # fmt: skip
+    assert got == pytest.approx(expected, rel=1e-12)
+    for other in ("g", "ndcg_rel"):
+        with pytest.raises(ValueError, match="ties='average' cannot be exact"):
+            evaluate_requests([_request(other, gains=gains)], labels, scores)
+    # Documents of equal gain tied: G and ndcg_rel are exact too.
+    alike = [0, 0, 0, 3, 1, 1, 1, 1, 2]
+    for other in ("g", "ndcg_rel"):
+        got = evaluate_requests([_request(other)], alike, scores)[other][0]
+        expected = {"g": trec_g_of, "ndcg_rel": trec_ndcg_rel_of}[other](
+            sorted(alike[:3], reverse=True) + [3] + alike[4:8] + [2], alike
+        )
+        assert got == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["g", "ndcg_rel", "rndcg", "nDCG(gains={1: 2})"])
+def test_gains_beyond_float64_raise(name):
+    """Gains per level are never scaled: sums beyond float64 are an error, not a NaN."""
+    with pytest.raises(ValueError, match="add up beyond float64.*gain='linear'"):
+        srm.evaluate([1100, 1022, 0], [3, 2, 1], metrics=name, gain="exponential")
+
+
+def test_g_refuses_gains_whose_sum_swallows_the_2_of_its_logarithm():
+    assert srm.evaluate([10, 9, 0], [3, 2, 1], metrics="g", gain="exponential")["g"] == 1.0
+    with pytest.raises(ValueError, match="loses the 2 in float64"):
+        srm.evaluate([60, 59, 0], [3, 2, 1], metrics="g", gain="exponential")

@@ -30,11 +30,15 @@ from ._kernels import (
     InferredPrecisionSum,
     InterpolatedPrecision,
     NonrelevantDiscountSum,
+    NormalizedGainSum,
     PairCounts,
+    PositiveGain,
     PrecisionSum,
     PreferenceSum,
     ReciprocalRank,
     RelevantInList,
+    RelevantNdcgMean,
+    RNdcgMean,
     multiple_of_r,
 )
 from ._results import QueryValues
@@ -91,6 +95,12 @@ class GainRatio(Computation):
     """NDCG: expected DCG over ideal DCG, gains scaled per query where they could overflow."""
 
     def needs(self, evaluation, request):
+        levels = gain_levels(evaluation, request)
+        if levels:
+            return (
+                ExpectedGain(request.k, discounted=True, levels=levels),
+                IdealGain(request.k, levels=levels),
+            )
         scaled = evaluation.needs_scaled_gains
         return (
             ExpectedGain(request.k, discounted=True, scaled=scaled),
@@ -99,6 +109,8 @@ class GainRatio(Computation):
 
     def finalize(self, evaluation, request):
         gain, ideal = self.values(evaluation, request)
+        if gain_levels(evaluation, request):  # unscaled gains
+            _check_finite(evaluation, request, gain, ideal)
         return QueryValues(_ratio(gain, ideal), no_relevant=ideal == 0)
 
 
@@ -109,10 +121,13 @@ class GainSum(Computation):
     discounted: bool
 
     def needs(self, evaluation, request):
-        return ExpectedGain(request.k, discounted=self.discounted), HasGain()
+        levels = gain_levels(evaluation, request)
+        has_gain = PositiveGain(levels) if levels else HasGain()
+        return ExpectedGain(request.k, discounted=self.discounted, levels=levels), has_gain
 
     def finalize(self, evaluation, request):
         values, has_gain = self.values(evaluation, request)
+        has_gain = has_gain > 0
         if not np.isfinite(values).all():
             gain = evaluation.gain
             other_gain = " gain='linear'," if gain == "exponential" else ""
@@ -123,6 +138,106 @@ class GainSum(Computation):
                 f"ndcg_score, which is exact for any labels,{other_gain} or smaller labels."
             )
         return QueryValues(values, no_relevant=~has_gain)
+
+
+# ------------------------------------- gains per relevance level (trec_eval)
+# trec_eval's ndcg, dcg, ndcg_rel, Rndcg and G take a gain per relevance
+# level, the option ``gains``: ((level, gain), ...), levels not named keep
+# their default gain (the level, or 2**level - 1 with gain="exponential").
+
+
+def gain_levels(evaluation, request):
+    """The request's gains per relevance level, checked: a tuple of ``(level, gain)``."""
+    levels = request.option("gains", ())
+    try:
+        levels = tuple(sorted((float(level), float(gain)) for level, gain in levels))
+        ok = all(level >= 0 and level == int(level) and np.isfinite(gain) for level, gain in levels)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok or len({level for level, _ in levels}) < len(levels):
+        raise ValueError(
+            f"{request.name}: gains must give finite gains to distinct relevance levels that "
+            f"are whole numbers >= 0, e.g. ((1, 3.5), (2, 9.0)), got {request.option('gains')!r}."
+        )
+    if levels and evaluation.judged is not None and evaluation.gain == "linear":
+        # trec_eval's gains (the level where not named): where its order can go wrong
+        _check_trec_gain_order(levels, evaluation.judged.rq.labels.top, request.name)
+    return levels
+
+
+def _check_trec_gain_order(levels, top, name):
+    """Refuse gains trec_eval may sort wrongly: it compares two by the whole part of their difference.
+
+    Its ideal ranking sorts the relevance levels by gain with a comparison
+    that truncates the difference to an int, so gains less than 1 apart
+    (3.5 and level 3's default 3) compare equal and may come in the wrong
+    order; its value then depends on the C library's sort.
+    """
+    named = dict(levels)
+    gains = sorted(set(named.values()))
+    close = [(a, b) for a, b in zip(gains, gains[1:]) if b - a < 1]
+    for gain in gains:
+        for level in (np.floor(gain), np.ceil(gain)):
+            if 0 <= level <= top and level not in named and 0 < abs(gain - level) < 1:
+                close.append((level, gain))
+    if close:
+        a, b = close[0]
+        raise ValueError(
+            f"{name}: gains {a:g} and {b:g} are less than 1 apart; trec_eval compares gains "
+            "by the whole part of their difference when it sorts the relevance levels for "
+            "its ideal ranking, so it may rank them in the wrong order and give another "
+            "value. Give the levels gains 1 or more apart (or equal gains), or scale them all."
+        )
+
+
+def _check_finite(evaluation, request, *values):
+    """Raise where gains per level (never scaled) add up beyond float64."""
+    if not all(np.isfinite(v).all() for v in values):
+        raise ValueError(
+            f"{request.name}: the gains add up beyond float64 with gain={evaluation.gain!r} "
+            f"(labels up to {evaluation.rq.labels.top:g}); use gain='linear', smaller labels, "
+            "or name the gains of the large levels."
+        )
+
+
+@dataclass(frozen=True)
+class LevelGainMean(Computation):
+    """trec_eval's G, ndcg_rel or Rndcg: one ranked quantity of the gains per level.
+
+    ``r_levels`` (Rndcg): 0 for a query without relevant documents (label >=
+    the relevance level), undefined for one with relevant documents of no
+    positive gain (trec_eval prints nan); else a query without a document of
+    positive gain has no relevant document.
+    """
+
+    ranked: type
+    r_levels: bool = False
+    # G adds each query's gains to 2 inside a logarithm: beyond 2**52 the 2 is lost.
+    max_total: float = np.inf
+
+    def needs(self, evaluation, request):
+        levels = gain_levels(evaluation, request)
+        relevant = (RelevantInList(self.level(evaluation, request)),) if self.r_levels else ()
+        return self.ranked(levels), PositiveGain(levels), *relevant
+
+    def finalize(self, evaluation, request):
+        value, positive, *_ = self.values(evaluation, request)
+        _check_finite(evaluation, request, value, positive)
+        if (positive >= self.max_total).any():
+            raise ValueError(
+                f"{request.name}: a query's gains add up to {positive.max():g}, where "
+                f"log2(2 + ...) loses the 2 in float64 (from {self.max_total:g}); use "
+                "gain='linear', smaller labels, or smaller gains per level."
+            )
+        if not self.r_levels:
+            return QueryValues(value, no_relevant=positive == 0)
+        total = evaluation.total_relevant(self.level(evaluation, request))
+        undefined = (positive == 0) & (total > 0)
+        return QueryValues(
+            np.where(undefined, np.nan, value),
+            no_relevant=total == 0,
+            undefined_reason="relevant documents, none of positive gain",
+        )
 
 
 def _no_totals(level):
@@ -762,6 +877,38 @@ _DEFINITIONS = (
         formula="`(1 / R) sum_{relevant r} 1 / log2(2 + non-relevant documents above r)`",
         matches="trec_eval `binG`",
         ties=_tied("relevant and non-relevant documents"),
+    ),
+    # trec_eval's measures of gains per relevance level (option gains)
+    MetricDefinition(
+        "ndcg_rel",
+        "graded",
+        LevelGainMean(RelevantNdcgMean),
+        takes_cutoff=False,
+        formula="mean over the `P` documents of positive gain of nDCG where each is ranked "
+        "(`DCG@i / IDCG@min(i, P)`, i its rank), `DCG / IDCG` for those not ranked",
+        matches="trec_eval `ndcg_rel`",
+        ties=_tied("different gains"),
+    ),
+    MetricDefinition(
+        "rndcg",
+        "graded",
+        LevelGainMean(RNdcgMean, r_levels=True),
+        takes_cutoff=False,
+        formula="mean of `DCG@min(t, n) / IDCG@t` over the R levels `t` (documents of the "
+        "highest 1, 2, .. positive gains), and of `DCG / IDCG` where `n >= P + 2`; 0 without "
+        "relevant documents",
+        matches="trec_eval `Rndcg`",
+    ),
+    MetricDefinition(
+        "g",
+        "graded",
+        LevelGainMean(NormalizedGainSum, max_total=2.0**52),
+        takes_cutoff=False,
+        aliases=("normalized_gain",),
+        formula="`sum_i g_i / log2(2 + C_i - S_i)` over the ideal's total gain: `S_i` the gains "
+        "at ranks up to i, `C_i` the ideal's, each at least 1",
+        matches="trec_eval `G`",
+        ties=_tied("different gains"),
     ),
     MetricDefinition(
         "utility",

@@ -62,17 +62,7 @@ class MeasureSpec:
         return replace(self, options=tuple(sorted({**dict(self.options), **options}.items())))
 
 
-# Definitions the name tables name that a release may add later: their
-# names parse into specs; resolve_request says when one is not computed.
-PLANNED_DEFINITIONS = (
-    "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map",
-    "gm_bpref", "bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult",
-    "set_map", "ndcg_rel", "rndcg", "bing", "g", "utility", "err", "rbp", "rbp_resid", "judged",
-    "unjudged",
-)  # fmt: skip
-
-_PACKAGE_NAMES = {**{name: name for name in PLANNED_DEFINITIONS}, **ALIASES}
-_PACKAGE_NAMES.update({name: name for name in METRICS})
+_PACKAGE_NAMES = {**ALIASES, **{name: name for name in METRICS}}
 
 _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:@\s*(\S+))?\s*$")
 _CUTOFF = re.compile(r"[0-9]{1,19}")  # 2**63 - 1 has 19 digits
@@ -138,10 +128,15 @@ def _dcg(spec, value, name):
 
 
 def _gains(spec, value, name):
-    raise ValueError(
-        f"gains in {name!r} (a custom gain per grade) is not available; use the labels as "
-        "gains, or dcg='exp-log2' for 2**label - 1."
-    )
+    """ir_measures' ``gains={grade: gain}``; it maps a negative gain to an unjudged document (0)."""
+    if not isinstance(value, dict) or not all(
+        isinstance(x, int | float) and not isinstance(x, bool) for pair in value.items() for x in pair
+    ):
+        raise ValueError(
+            f"gains in {name!r} must be a dict of relevance grade to gain, e.g. "
+            "gains={0: 0, 1: 1, 2: 3}."
+        )
+    return spec.with_options(gains=tuple(sorted((k, max(v, 0)) for k, v in value.items())))
 
 
 def _option(option):
@@ -299,7 +294,7 @@ def _pairs_option(*accepted):
             what = ", ".join(map(repr, accepted)) if accepted else "no parameters"
             raise ValueError(
                 f"{name!r}: unknown parameter(s) {', '.join(map(repr, unknown))}; it takes "
-                f"{what} here (custom gains per grade are not available)."
+                f"{what} here."
             )
         return pairs
 
@@ -333,7 +328,20 @@ _PREFERENCES = "needs preference judgments, which this package does not read"
 _GROUPS = "needs judgment groups (qrels_jg), which this package does not read"
 _CUTS = ("5", "10", "15", "20", "30", "100", "200", "500", "1000")
 _RECALLS = ("0", ".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9", "1")
-_GAINS = _pairs_option()
+
+
+def _gain_pairs(pairs, name):
+    """trec_eval's ``level=gain`` pairs (``ndcg.1=3.5,2=9``): a gain per relevance level."""
+    unknown = sorted(key for key in pairs if not re.fullmatch("[0-9]+", key))
+    if unknown:
+        raise ValueError(
+            f"{name!r}: unknown parameter(s) {', '.join(map(repr, unknown))}; it takes gains "
+            "per relevance level, level=gain, e.g. '1=3.5,2=9'."
+        )
+    return {"gains": tuple(sorted((int(key), value) for key, value in pairs.items()))}
+
+
+_GAINS = _gain_pairs
 
 TREC_MEASURES = (
     TrecMeasure("runid", None, reason="the run's name, printed as text"),
