@@ -1,4 +1,5 @@
 """Does one ranker really beat another? A paired comparison over the test queries.
+===============================================================================
 
 Three models are trained on the bundled LightGBM lambdarank data (201
 training queries) and scored on its 50 test queries:
