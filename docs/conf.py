@@ -85,11 +85,15 @@ except ImportError:
 if MATHJAX_ES5 is not None and MATHJAX_ES5.is_dir():
     mathjax_path = "mathjax/tex-chtml.js"
 
-# The gallery: every script of examples/ is run, its output and figures kept.
+# The gallery: every script of examples/ is run, its output and figures kept. Spark needs a
+# Java runtime: without one its example is shown without being run.
+RUN_EXAMPLES = r".*\.py$" if shutil.which("java") else r"^(?!.*evaluate_on_spark\.py$).*\.py$"
+if not shutil.which("java"):
+    print("no Java runtime: examples/evaluate_on_spark.py is shown, not run")
 sphinx_gallery_conf = {
     "examples_dirs": [str(ROOT / "examples")],
     "gallery_dirs": ["auto_examples"],
-    "filename_pattern": r".*\.py$",  # run every example, not only plot_*.py
+    "filename_pattern": RUN_EXAMPLES,  # every example, not only plot_*.py
     "ignore_pattern": r"__init__\.py",
     "within_subsection_order": "ExampleTitleSortKey",
     "doc_module": ("sklearn_rank_metrics",),

@@ -40,7 +40,7 @@ def plot(series):
     axes.set_ylabel("seconds (log scale)")
     axes.set_title("Four ranking metrics, interleaved rows, 2 cores")
     axes.grid(True, which="major", alpha=0.3)
-    axes.legend(fontsize="small", loc="upper left")
+    axes.legend(fontsize="small", loc="lower right")
     return figure
 
 
