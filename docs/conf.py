@@ -56,6 +56,7 @@ numpydoc_xref_param_type = False
 # Every public docstring has these sections in numpydoc's form; -W makes a failure an error.
 numpydoc_validation_checks = {
     "GL06",  # unknown section
+    "GL08",  # no docstring
     "GL07",  # sections in the wrong order
     "PR01",  # a parameter not documented
     "PR02",  # a documented parameter the signature lacks
@@ -141,7 +142,17 @@ def _skip_routing_requests(app, what, name, obj, skip, options):
     return None
 
 
+def _unlink_metric_names(app, doctree):
+    """``NDCG@10`` in reStructuredText is a metric's name, not the e-mail address docutils sees."""
+    from docutils import nodes
+
+    for reference in list(doctree.findall(nodes.reference)):
+        if reference.get("refuri", "").startswith("mailto:") and "." not in reference.astext():
+            reference.replace_self(nodes.Text(reference.astext()))
+
+
 def setup(app):
+    app.connect("doctree-read", _unlink_metric_names)
     app.connect("autodoc-skip-member", _skip_routing_requests)
     app.connect("build-finished", _copy_mathjax)
     os.environ.setdefault("MPLBACKEND", "Agg")
