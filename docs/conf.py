@@ -151,7 +151,20 @@ def _unlink_metric_names(app, doctree):
             reference.replace_self(nodes.Text(reference.astext()))
 
 
+def _warn_unimported_modules(app):
+    """A public module the docs environment cannot import would miss from the reference: warn (-W: fail)."""
+    from sphinx.util import logging
+
+    for name, module, reason in api_reference.public_modules():
+        if module is None:
+            logging.getLogger(__name__).warning(
+                "%s is left out of the API reference: %s (the docs extra should install it)",
+                name, reason,
+            )
+
+
 def setup(app):
+    app.connect("builder-inited", _warn_unimported_modules)
     app.connect("doctree-read", _unlink_metric_names)
     app.connect("autodoc-skip-member", _skip_routing_requests)
     app.connect("build-finished", _copy_mathjax)
