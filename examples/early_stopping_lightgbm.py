@@ -1,4 +1,5 @@
 """Early stopping for LGBMRanker inside a query-grouped grid search.
+=================================================================
 
 A booster's number of trees is best chosen by early stopping: keep adding
 trees while a validation set's NDCG@10 improves. In a search the validation

@@ -1,4 +1,5 @@
 """Evaluate a ranking stored as Parquet on a Dask cluster, without collecting its rows.
+====================================================================================
 
 Generates a small click log (50,000 rows, queries cut across 4 Parquet files),
 starts a two-worker LocalCluster - on a real cluster use

@@ -1,4 +1,5 @@
 """Evaluate a ranking in a Spark DataFrame on the executors, and compare with Spark's MLlib.
+=========================================================================================
 
 Builds a small Spark DataFrame (20,000 rows), computes means and per-query
 values with ``sklearn_rank_metrics.spark.evaluate`` on ``local[2]`` - with

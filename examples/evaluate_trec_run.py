@@ -1,4 +1,5 @@
 """Evaluate a TREC run against its qrels, as trec_eval does, and what naive use gets wrong.
+========================================================================================
 
 The package ships a small run (8 topics, 10 documents retrieved a topic) and
 its relevance judgments (qrels, grades 0-3). ``evaluate_run`` reads both

@@ -1,4 +1,5 @@
 """Every metric of sklearn-rank-metrics on a small built-in ranking, printed as a table.
+=====================================================================================
 
 Three queries of a search engine, each with the relevance grades (0-3) of the
 documents it returned and the scores the model gave them. The rows are

@@ -1,4 +1,5 @@
 """Tune LightGBM's LGBMRanker with GridSearchCV on NDCG@10, folds that keep queries whole.
+=======================================================================================
 
 The data are LightGBM's own lambdarank example (bundled with the package):
 201 training queries with 3,005 documents, 50 test queries with 768, 300

@@ -157,6 +157,17 @@ class QueryResults(Mapping):
     the same metrics with the same query ids, values (NaN at the same
     places) and weights.
 
+    Parameters
+    ----------
+    query_ids : array-like of shape (n_queries,)
+        The sorted unique query ids.
+    metric_results : dict
+        Metric name to the per-query results the engine computed for it.
+        Results come from :func:`~sklearn_rank_metrics.evaluate` and
+        :meth:`concat`, not from this constructor.
+    query_weights : array-like of shape (n_queries,), default=None
+        The weight of each query in means; None for equal weights.
+
     Attributes
     ----------
     query_ids : ndarray of shape (n_queries,)

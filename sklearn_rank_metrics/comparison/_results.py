@@ -64,6 +64,19 @@ class ComparisonResults:
     report or a paper, :meth:`plot_differences` draws the per-query
     differences.
 
+    Parameters
+    ----------
+    models, baseline, pairs, metrics, columns
+        The attributes of the same names.
+    per_query : dict
+        The per-query values and differences behind the table, read by
+        :meth:`per_query`, :meth:`differences` and :meth:`plot_differences`.
+    settings : dict
+        The options of the comparison: ``test``, ``correction``, ``alpha``,
+        ``confidence_level``, ``n_resamples`` (the attributes of the same
+        names) and whether the p-values are exact (``exact``). Results come from :func:`compare` and
+        :func:`compare_results`, not from this constructor.
+
     Attributes
     ----------
     models : tuple of str

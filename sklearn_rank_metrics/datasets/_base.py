@@ -91,6 +91,11 @@ def load_lambdarank_example(*, return_X_y=False, as_frame=False):
     ImportError
         If ``as_frame`` is True and pandas is not installed.
 
+    See Also
+    --------
+    make_ranking : Synthetic ranking data of any size.
+    sklearn_rank_metrics.model_selection.QueryRanker : Fit a ranker on such data.
+
     Notes
     -----
     The parsed data are cached for the life of the process; every call

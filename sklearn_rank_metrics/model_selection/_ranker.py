@@ -256,9 +256,9 @@ default="auto"
         How the queries were passed to the model.
     n_features_in_ : int
         Number of columns of X seen in ``fit``, ``qid_column`` included.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Column names of X seen in ``fit``, when they are all strings.
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (``n_features_in_``,)
         The model's ``feature_importances_`` (CatBoost's
         ``get_feature_importance(type="PredictionValuesChange")``), one per
         column of X, aligned with ``feature_names_in_``: with ``qid_column``

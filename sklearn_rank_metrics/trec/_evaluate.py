@@ -37,7 +37,31 @@ DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
 
 
 class UnevaluatedQueriesWarning(UserWarning):
-    """Queries of a run or of its qrels that :func:`evaluate_run` left out, with their count."""
+    """Queries of a run or of its qrels that :func:`evaluate_run` left out, with their count.
+
+    Queries of the run without judgments are left out, as trec_eval leaves
+    them out; judged queries the run did not retrieve are left out of the
+    means unless ``missing_queries="zero"`` counts them as empty rankings.
+
+    See Also
+    --------
+    evaluate_run : Evaluate a run against its qrels.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import pandas as pd
+    >>> from sklearn_rank_metrics.trec import UnevaluatedQueriesWarning, evaluate_run
+    >>> qrels = pd.DataFrame({"query_id": ["q1"], "doc_id": ["d1"], "relevance": [1]})
+    >>> run = pd.DataFrame({"query_id": ["q1", "q2"], "doc_id": ["d1", "d2"],
+    ...                     "score": [1.0, 1.0]})
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     evaluate_run(qrels, run, metrics=["map"])
+    {'map': 1.0}
+    >>> caught[0].category is UnevaluatedQueriesWarning
+    True
+    """
 
 
 def evaluate_run(
