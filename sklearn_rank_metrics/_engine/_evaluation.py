@@ -209,15 +209,17 @@ class Evaluation:
         self.curve_width = None
         if curve is not None:
             self.curve_width = int(min(curve, max(self.rq.query_sizes.max(initial=0), 1)))
-        self._curves = {}  # quantity -> its curve; curve -> its columns, one contiguous row each
+        self._curves = {}  # quantity with a cutoff -> its curve
+        self._columns = {}  # curve -> its values, one contiguous row per cutoff
 
     def computed(self, quantity):
         """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""
         if self.curve_width is None or getattr(quantity, "k", None) is None:
             return quantity
-        if quantity not in self._curves:
-            self._curves[quantity] = curve_of(quantity, self.curve_width)
-        return self._curves[quantity]
+        curve = self._curves.get(quantity)
+        if curve is None:
+            curve = self._curves[quantity] = curve_of(quantity, self.curve_width)
+        return curve
 
     def cutoffs(self, k):
         """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
@@ -345,9 +347,10 @@ class Evaluation:
         computed = self.computed(quantity)
         if computed is quantity:
             return self._values[quantity]
-        if computed not in self._curves:
-            self._curves[computed] = np.ascontiguousarray(self._values[computed].T)
-        return self._curves[computed][min(quantity.k, self.curve_width) - 1]
+        columns = self._columns.get(computed)
+        if columns is None:
+            columns = self._columns[computed] = np.ascontiguousarray(self._values[computed].T)
+        return columns[min(quantity.k, self.curve_width) - 1]
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.
