@@ -350,6 +350,7 @@ class Evaluation:
         columns = self._columns.get(computed)
         if columns is None:
             columns = self._columns[computed] = np.ascontiguousarray(self._values[computed].T)
+            self._values[computed] = columns.T  # the same values, stored once
         return columns[min(quantity.k, self.curve_width) - 1]
 
     def total_relevant(self, level):

@@ -245,7 +245,7 @@ class PrecisionSum(Quantity):
             block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
             query, rank, precision = precision_terms(head, block_relevant)
             offsets = rank - 1
-        return prefix_sums(work.chunk.n_queries, self.k, query, offsets, precision)
+        return prefix_sums(work.chunk.n_queries, self.k, precision, lambda: (query, offsets))
 
 
 def multiple_of_r(total, multiplier):
@@ -807,21 +807,26 @@ def _offsets_in_query(run_query, run_count, n_queries):
 # cutoff, put at their positions and summed along each query's row.
 
 
-def prefix_sums(n_queries, width, query, offset, values):
+def prefix_sums(n_queries, width, values, positions, discounts=None):
     """Per query, the sums of ``values`` over its positions ``offset < k``, for k = 1..width.
 
-    Positions come in query order, then rank order, each ``(query, offset)``
-    at most once (so when there are ``n_queries * width`` of them they are
-    every cell, in order). Returns an array of shape ``(n_queries, width)``
-    whose row ``q`` is query ``q``'s running sum.
+    ``positions()`` gives the ``(query, offset)`` of each value: in query
+    order, then rank order, each at most once, so when there are
+    ``n_queries * width`` values they fill every cell in order and
+    ``positions`` is not called. ``discounts``: each value is first
+    multiplied by the discount of its rank. Returns an array of shape
+    ``(n_queries, width)`` whose row ``q`` is query ``q``'s running sum.
     """
     if np.shape(values)[0] == n_queries * width:
-        return np.cumsum(np.reshape(values, (n_queries, width)), axis=1, dtype=np.float64)
-    curve = np.zeros(n_queries * width)
-    cell = query.astype(np.int64) * width
-    cell += offset
-    curve[cell] = values
-    curve = curve.reshape(n_queries, width)
+        curve = np.reshape(values, (n_queries, width))
+        curve = curve * discounts[:width] if discounts is not None else curve.astype(np.float64)
+    else:
+        query, offset = positions()
+        curve = np.zeros(n_queries * width)
+        cell = query.astype(np.int64) * width
+        cell += offset
+        curve[cell] = values if discounts is None else values * discounts[offset]
+        curve = curve.reshape(n_queries, width)
     return np.cumsum(curve, axis=1, out=curve)
 
 
@@ -832,19 +837,6 @@ def spread(starts, counts):
     return item, position
 
 
-def head_positions(head):
-    """``(query, offset, block)`` of every position inside the head's cutoffs.
-
-    A tie block is spread over its positions inside the cutoff; ``block``
-    says whose position each one is (None for heads of single documents,
-    where positions are the blocks).
-    """
-    if not head.tied:
-        return head.query, head.offset, None
-    block, offset = spread(head.offset, head.inside)
-    return head.query[block], offset, block
-
-
 def expected_gain_prefix(head, block_gain, width, discounted):
     """Expected (discounted) cumulative gain at every cutoff 1..width (see :func:`prefix_sums`).
 
@@ -852,19 +844,26 @@ def expected_gain_prefix(head, block_gain, width, discounted):
     block's mean gain ``block_gain / m`` (exactly the document's gain for a
     block of one), weighted by its discount.
     """
-    query, offset, block = head_positions(head)
-    gain = block_gain if block is None else block_gain[block] / head.size[block]
-    if discounted:
-        gain = gain * head.discounts[offset]
-    return prefix_sums(head.chunk.n_queries, width, query, offset, gain)
+    discounts = head.discounts if discounted else None
+    n_queries = head.chunk.n_queries
+    if not head.tied:
+        return prefix_sums(n_queries, width, block_gain, lambda: (head.query, head.offset), discounts)
+    # A tie block spread over its positions inside the cutoff.
+    block, offset = spread(head.offset, head.inside)
+    gain = block_gain[block] / head.size[block]
+    return prefix_sums(n_queries, width, gain, lambda: (head.query[block], offset), discounts)
 
 
 def ideal_gain_prefix(run_query, run_count, run_gain, n_queries, width, discounts):
     """The ideal DCG at every cutoff 1..width of lists given as runs (see :func:`ideal_gain`)."""
     start = _offsets_in_query(run_query, run_count, n_queries)
-    term, offset = spread(start, np.clip(width - start, 0, run_count))
-    gains = run_gain[term] * discounts[offset]
-    return prefix_sums(n_queries, width, run_query[term], offset, gains)
+    inside = np.clip(width - start, 0, run_count)
+
+    def positions():
+        run, offset = spread(start, inside)
+        return run_query[run], offset
+
+    return prefix_sums(n_queries, width, np.repeat(run_gain, inside), positions, discounts)
 
 
 def first_relevant_prefix(work, k, level, reciprocal):
@@ -886,7 +885,7 @@ def first_relevant_prefix(work, k, level, reciprocal):
         )
         query = np.repeat(queries, n_terms)
     values = probability / rank if reciprocal else probability
-    return prefix_sums(work.chunk.n_queries, k, query, rank - 1, values)
+    return prefix_sums(work.chunk.n_queries, k, values, lambda: (query, rank - 1))
 
 
 # ---------------------------------------------- heads of single documents
