@@ -340,6 +340,7 @@ class Evaluation:
             values = np.zeros(self.rq.n_queries, dtype=quantity.dtype)
             for (start, stop), parts in zip(bounds, per_chunk):
                 values[start:stop] = parts[index]
+                parts[index] = None  # a curve's parts are as large as its values: freed as copied
             self._values[quantity] = values
 
     def value(self, quantity):
