@@ -4,6 +4,6 @@ import importlib.util
 
 collect_ignore_glob = [
     f"sklearn_rank_metrics/{extra}/*"
-    for extra, module in [("dask", "dask"), ("spark", "pyspark")]
+    for extra, module in [("dask", "dask"), ("spark", "pyspark"), ("plot", "matplotlib")]
     if importlib.util.find_spec(module) is None
 ]

@@ -16,7 +16,9 @@ its Holm correction over the comparisons of the metric, and the queries
 won, tied and lost. The table is printed, and the per-query differences of
 NDCG@10 to the baseline, sorted, are drawn as a bar chart (one bar per
 query) saved as a PNG: into a temporary folder, or where the command line
-says.
+says. Beside it, a second PNG draws the three models' NDCG@k curves,
+k = 1 .. 20, on one axes (``RankingCurveDisplay``), with 95% bands over
+the queries.
 
 Run with::
 
@@ -35,6 +37,7 @@ import matplotlib.pyplot as plt
 from sklearn.ensemble import RandomForestRegressor
 from sklearn.linear_model import Ridge
 
+from sklearn_rank_metrics import RankingCurveDisplay
 from sklearn_rank_metrics.comparison import compare
 from sklearn_rank_metrics.datasets import load_lambdarank_example
 
@@ -68,6 +71,20 @@ def main(chart_path=None):
     fig.tight_layout()
     fig.savefig(chart_path, dpi=100)  # the figure stays open: the docs' gallery shows it
     print(f"\nPer-query differences of NDCG@10 to LGBMRanker, sorted: {chart_path}")
+
+    # The models' NDCG@k curves on one axes: each call draws on the first one's axes.
+    curve_path = os.path.splitext(chart_path)[0] + "_ndcg_at_k.png"
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, score in scores.items():
+        RankingCurveDisplay.from_predictions(
+            data.y_test, score, qid=data.qid_test, metric="ndcg", k_max=20,
+            confidence_band=0.95, name=name, ax=ax,
+        )  # fmt: skip
+    ax.set_title("NDCG@k on the 50 test queries (95% bands over queries)")
+    fig.tight_layout()
+    fig.savefig(curve_path, dpi=100)
+    plt.close(fig)
+    print(f"NDCG@k curves, k = 1 .. 20: {curve_path}")
     return result
 
 

@@ -454,6 +454,8 @@ def test_compare_models_example(tmp_path, capsys):
     result = namespace["main"](str(chart))
     output = capsys.readouterr().out
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    curves = tmp_path / "chart_ndcg_at_k.png"
+    assert curves.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert result.models == ("LGBMRanker", "Ridge", "RandomForest")
     assert set(result.columns["n_queries"]) == {50}
-    assert "ndcg@10  LGBMRanker" in output and str(chart) in output
+    assert "ndcg@10  LGBMRanker" in output and str(chart) in output and str(curves) in output

@@ -116,8 +116,8 @@ def test_test_skip_reasons_speak_of_the_project_only():
 def test_public_names():
     assert set(srm.__all__) == {
         "ComparisonResults", "QueryKFold", "QueryRanker", "QueryResults", "QueryShuffleSplit",
-        "RepeatedQueryKFold", "SplitQueryWarning", "cg_score", "compare", "compare_results",
-        "config_context", "dcg_score", "evaluate", "f1_at_k_score", "get_config",
+        "RankingCurveDisplay", "RepeatedQueryKFold", "SplitQueryWarning", "cg_score", "compare",
+        "compare_results", "config_context", "dcg_score", "evaluate", "f1_at_k_score", "get_config",
         "hit_rate_score", "make_rank_scorer", "make_rank_scorers", "map_score", "mrr_score",
         "ndcg_score", "precision_at_k_score", "r_precision_score", "rank_correlation_score",
         "recall_at_k_score", "recall_cap_score", "set_config",

@@ -17,10 +17,12 @@ A query's values depend on that query alone: not on the number of threads,
 the chunk size, or the other queries of the call (see :mod:`._kernels`).
 """
 
+from functools import cached_property
+
 import numpy as np
 
 from . import _kernels
-from ._kernels import LabelGain, OrderFree, Relevance, exponential_parts
+from ._kernels import LabelGain, OrderFree, Relevance, curve_of, exponential_parts
 from ._segments import QueryChunk, RankedValues
 from ._validation import plain
 
@@ -172,6 +174,11 @@ class Evaluation:
     trec_eval_version : {"10", "9"}
         Whose cutoffs interpolated precision takes where trec_eval's
         versions differ (see :class:`~._kernels.InterpolatedPrecision`).
+    curve : int or None
+        A curve evaluation (metric@k for every ``k = 1 .. curve``): every
+        quantity with a cutoff is computed once at all cutoffs, as its
+        :class:`~._kernels.Curve` (no wider than the longest list, beyond
+        which no quantity changes), and read at each cutoff from its column.
     """
 
     def __init__(
@@ -185,6 +192,7 @@ class Evaluation:
         chunk_rows,
         judged=None,
         trec_eval_version="10",
+        curve=None,
     ):
         self.rq = ranked_queries
         self.gain = gain
@@ -198,6 +206,20 @@ class Evaluation:
         self._gain_exponents = None  # per query, from the histogram, when gains are scaled
         self._values = {}
         self._cutoffs = {}
+        self.curve_width = None
+        if curve is not None:
+            self.curve_width = int(min(curve, max(self.rq.query_sizes.max(initial=0), 1)))
+        self._curves = {}  # quantity with a cutoff -> its curve
+        self._columns = {}  # curve -> its values, one contiguous row per cutoff
+
+    def computed(self, quantity):
+        """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""
+        if self.curve_width is None or getattr(quantity, "k", None) is None:
+            return quantity
+        curve = self._curves.get(quantity)
+        if curve is None:
+            curve = self._curves[quantity] = curve_of(quantity, self.curve_width)
+        return curve
 
     def cutoffs(self, k):
         """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
@@ -215,7 +237,7 @@ class Evaluation:
         """``function`` of the global label values, as a table."""
         return self.rq.label_table(function, self.rq.labels.values)
 
-    @property
+    @cached_property
     def needs_scaled_gains(self):
         """Whether some query's unscaled DCG could overflow float64 (so NDCG scales its gains).
 
@@ -274,6 +296,7 @@ class Evaluation:
         Runs before the chunk pass, while the sort may still be running.
         With ``judged`` documents, every order-free total comes from them.
         """
+        quantities = [self.computed(quantity) for quantity in quantities]
         if self.judged is not None:
             order_free = [q for q in dict.fromkeys(quantities) if isinstance(q, OrderFree)]
             self.judged.precompute_order_free(order_free)
@@ -293,7 +316,7 @@ class Evaluation:
     def compute(self, quantities):
         """Compute the quantities not yet known, all in one pass over the chunks."""
         todo = []
-        for quantity in dict.fromkeys(quantities):
+        for quantity in dict.fromkeys(self.computed(quantity) for quantity in quantities):
             if quantity in self.known_totals:
                 self._values[quantity] = self.known_totals[quantity]
             elif quantity not in self._values:
@@ -317,11 +340,19 @@ class Evaluation:
             values = np.zeros(self.rq.n_queries, dtype=quantity.dtype)
             for (start, stop), parts in zip(bounds, per_chunk):
                 values[start:stop] = parts[index]
+                parts[index] = None  # a curve's parts are as large as its values: freed as copied
             self._values[quantity] = values
 
     def value(self, quantity):
-        """The per-query values of a computed quantity."""
-        return self._values[quantity]
+        """The per-query values of a computed quantity (in a curve evaluation, its curve's column)."""
+        computed = self.computed(quantity)
+        if computed is quantity:
+            return self._values[quantity]
+        columns = self._columns.get(computed)
+        if columns is None:
+            columns = self._columns[computed] = np.ascontiguousarray(self._values[computed].T)
+            self._values[computed] = columns.T  # the same values, stored once
+        return columns[min(quantity.k, self.curve_width) - 1]
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.

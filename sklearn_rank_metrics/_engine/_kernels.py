@@ -24,7 +24,7 @@ queries of its chunk have ties (so neither on the chunking, the threads, nor
 the other queries of the call).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -119,6 +119,13 @@ class Quantity:
         """The values of the queries of one chunk (``work`` is its ChunkWork)."""
         raise NotImplementedError
 
+    def prefix(self, work):
+        """A cutoff quantity's values at every cutoff ``1 .. self.k``: one row per query of the chunk.
+
+        Only quantities with a cutoff ``k`` have one (see :class:`Curve`).
+        """
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class OrderFree(Quantity):
@@ -143,14 +150,23 @@ class ExpectedGain(Quantity):
     levels: tuple = ()  # gains per relevance level (see LevelGain); unscaled
 
     def compute(self, work):
+        # Unscaled gains may overflow: DCG and CG raise an error for a non-finite value.
+        with np.errstate(over="ignore", invalid="ignore"):
+            return expected_gain_at_k(*self._block_gain(work), discounted=self.discounted)
+
+    def prefix(self, work):
+        with np.errstate(over="ignore", invalid="ignore"):
+            return expected_gain_prefix(*self._block_gain(work), self.k, self.discounted)
+
+    def _block_gain(self, work):
+        """``(head, block gains)`` of the head at ``k``."""
         if self.scaled:
             per_document = work.scaled_gains()
         else:
             per_document = work.label_table(level_gain(work.evaluation, self.levels))
-        # Unscaled gains may overflow: DCG and CG raise an error for a non-finite value.
         with np.errstate(over="ignore", invalid="ignore"):
             block_gain, head = work.block_sum(self.k, per_document)
-            return expected_gain_at_k(head, block_gain, discounted=self.discounted)
+        return head, block_gain
 
 
 @dataclass(frozen=True)
@@ -165,6 +181,10 @@ class Hits(Quantity):
             return relevant_counts(*work.relevant_positions(self.k, self.level))
         block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
         return expected_gain_at_k(head, block_relevant, discounted=False)
+
+    def prefix(self, work):
+        block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+        return expected_gain_prefix(head, block_relevant, self.k, discounted=False)
 
 
 @dataclass(frozen=True)
@@ -183,6 +203,9 @@ class ReciprocalRank(Quantity):
         block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
         return expected_reciprocal_rank(head, block_relevant, work.cutoffs(self.k))
 
+    def prefix(self, work):
+        return first_relevant_prefix(work, self.k, self.level, reciprocal=True)
+
 
 @dataclass(frozen=True)
 class HitProbability(Quantity):
@@ -198,6 +221,9 @@ class HitProbability(Quantity):
         block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
         return hit_probability(head, block_relevant)
 
+    def prefix(self, work):
+        return first_relevant_prefix(work, self.k, self.level, reciprocal=False)
+
 
 @dataclass(frozen=True)
 class PrecisionSum(Quantity):
@@ -212,6 +238,18 @@ class PrecisionSum(Quantity):
             return relevant_precision_sum(head, *work.relevant_positions(self.k, self.level))
         block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
         return expected_precision_sum(head, block_relevant)
+
+    def prefix(self, work):
+        head = work.head(self.k)
+        if not head.tied:
+            relevant, starts = work.relevant_positions(self.k, self.level)
+            offsets, precision = relevant_precisions(head, relevant, starts)
+            query = head.query[relevant]
+        else:
+            block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
+            query, rank, precision = precision_terms(head, block_relevant)
+            offsets = rank - 1
+        return prefix_sums(work.chunk.n_queries, self.k, precision, lambda: (query, offsets))
 
 
 def multiple_of_r(total, multiplier):
@@ -374,33 +412,63 @@ class IdealGain(OrderFree):
     levels: tuple = ()
 
     def compute(self, work):
-        run_query, run_code, run_count = label_runs(work.chunk)
-        if self.levels:
-            gains = work.label_table(level_gain(work.evaluation, self.levels)).values[run_code]
-            run_query, run_count, gains = best_first(run_query, run_count, gains)
-        else:
-            gains = work.gains_of(run_code, run_query, self.scaled)
-        return ideal_gain(run_query, run_count, gains, work.cutoffs(self.k), work.discount_cumsum)
+        return ideal_gain(*self._runs(work), work.cutoffs(self.k), work.discount_cumsum)
+
+    def prefix(self, work):
+        n_queries, discounts = work.chunk.n_queries, work.chunk.parent.discounts
+        return ideal_gain_prefix(*self._runs(work), n_queries, self.k, discounts)
 
     def from_histogram(self, evaluation, histogram):
         cutoffs = evaluation.cutoffs(self.k)
+        return self._from_label_runs(
+            evaluation,
+            histogram,
+            lambda runs, start, stop: ideal_gain(
+                *runs, cutoffs[start:stop], evaluation.rq.discount_cumsum
+            ),
+        )
+
+    def prefix_from_histogram(self, evaluation, histogram):
+        """:meth:`prefix` of every query, from the label histogram."""
+        return self._from_label_runs(
+            evaluation,
+            histogram,
+            lambda runs, start, stop: ideal_gain_prefix(
+                *runs, stop - start, self.k, evaluation.rq.discounts
+            ),
+        )
+
+    def _runs(self, work):
+        """``(query, count, gain)`` of the runs of equal labels of the chunk's queries, best first."""
+        run_query, run_code, run_count = label_runs(work.chunk)
+        return self._gains(work, work.evaluation, run_query, run_code, run_count, run_query)
+
+    def _from_label_runs(self, evaluation, histogram, finish):
+        """``finish((query, count, gain), start, stop)`` of the histogram's runs, per block of queries."""
         parts = []
         # Block by block of queries: temporaries stay small while the sort runs.
         for start, stop in histogram.query_blocks():
             run_query, run_code, run_count = histogram.label_runs(start, stop)
-            if self.levels:
-                table = evaluation.label_table(level_gain(evaluation, self.levels))
-                run_query, run_count, gains = best_first(
-                    run_query, run_count, table.values[run_code]
-                )
-            else:
-                gains = evaluation.gains_of(run_code, run_query + start, self.scaled)
             parts.append(
-                ideal_gain(
-                    run_query, run_count, gains, cutoffs[start:stop], evaluation.rq.discount_cumsum
+                finish(
+                    self._gains(evaluation, evaluation, run_query, run_code, run_count,
+                                run_query + start),
+                    start,
+                    stop,
                 )
             )
         return np.concatenate(parts)
+
+    def _gains(self, source, evaluation, run_query, run_code, run_count, gains_query):
+        """``(query, count, gain)`` of label runs, best first (gains per level: best gain first).
+
+        ``source`` is the chunk's work or the evaluation (the histogram's
+        queries), ``gains_query`` the queries as ``source.gains_of`` numbers them.
+        """
+        if self.levels:
+            gains = source.label_table(level_gain(evaluation, self.levels)).values[run_code]
+            return best_first(run_query, run_count, gains)
+        return run_query, run_count, source.gains_of(run_code, gains_query, self.scaled)
 
 
 def label_runs(chunk):
@@ -413,6 +481,41 @@ def label_runs(chunk):
     best = n_codes - 1 - key % n_codes
     starts = run_starts(chunk.row_query, best)
     return chunk.row_query[starts], best[starts], np.diff(np.append(starts, best.shape[0]))
+
+
+@dataclass(frozen=True)
+class Curve(Quantity):
+    """The values of a cutoff quantity ``of`` at every cutoff ``1 .. of.k``: metric@k curves.
+
+    One row of ``of.k`` values per query (a subarray dtype), computed in one
+    pass by ``of.prefix``: the per-position terms of the head at ``of.k``,
+    summed cumulatively along each query's row (:func:`prefix_sums`).
+    """
+
+    of: Quantity
+
+    @property
+    def dtype(self):
+        return np.dtype((np.float64, (self.of.k,)))
+
+    def compute(self, work):
+        return self.of.prefix(work)
+
+
+@dataclass(frozen=True)
+class OrderFreeCurve(Curve, OrderFree):
+    """The :class:`Curve` of an order-free total (the ideal DCG), also read off the histogram."""
+
+    def from_histogram(self, evaluation, histogram):
+        return self.of.prefix_from_histogram(evaluation, histogram)
+
+
+def curve_of(quantity, width):
+    """The :class:`Curve` of a cutoff quantity, ``width`` cutoffs wide."""
+    if type(quantity).prefix is Quantity.prefix:
+        raise ValueError(f"{type(quantity).__name__} has no values at every cutoff.")
+    of = replace(quantity, k=width)
+    return OrderFreeCurve(of) if isinstance(quantity, OrderFree) else Curve(of)
 
 
 # ------------------------------------- measures read document by document
@@ -960,16 +1063,107 @@ def ideal_gain(run_query, run_count, run_gain, cutoffs, discount_cumsum):
     Runs come in query order (``run_query`` non-decreasing): the same runs
     give the same sums, from the histogram or from a chunk.
     """
-    n_queries = cutoffs.shape[0]
-    through = np.cumsum(run_count)
-    first = np.searchsorted(run_query, np.arange(n_queries))
-    before_query = np.append(through - run_count, 0)[first]
-    start = through - run_count - before_query[run_query]
+    start = _offsets_in_query(run_query, run_count, cutoffs.shape[0])
     cut = cutoffs[run_query]
     end = np.minimum(start + run_count, cut)
     start = np.minimum(start, cut)
     weights = discount_cumsum[end] - discount_cumsum[start]
-    return sum_by_group(run_gain * weights, run_query, n_queries)
+    return sum_by_group(run_gain * weights, run_query, cutoffs.shape[0])
+
+
+def _offsets_in_query(run_query, run_count, n_queries):
+    """Documents ranked before each run inside its query (runs in query order)."""
+    through = np.cumsum(run_count)
+    first = np.searchsorted(run_query, np.arange(n_queries))
+    before_query = np.append(through - run_count, 0)[first]
+    return through - run_count - before_query[run_query]
+
+
+# ------------------------------------------------------ every cutoff at once
+# A cutoff quantity at every cutoff 1..w is the running sum of what each
+# position of the head at w adds: the same terms its kernel adds up at one
+# cutoff, put at their positions and summed along each query's row.
+
+
+def prefix_sums(n_queries, width, values, positions, discounts=None):
+    """Per query, the sums of ``values`` over its positions ``offset < k``, for k = 1..width.
+
+    ``positions()`` gives the ``(query, offset)`` of each value: in query
+    order, then rank order, each at most once, so when there are
+    ``n_queries * width`` values they fill every cell in order and
+    ``positions`` is not called. ``discounts``: each value is first
+    multiplied by the discount of its rank. Returns an array of shape
+    ``(n_queries, width)`` whose row ``q`` is query ``q``'s running sum.
+    """
+    if np.shape(values)[0] == n_queries * width:
+        curve = np.reshape(values, (n_queries, width))
+        curve = curve * discounts[:width] if discounts is not None else curve.astype(np.float64)
+    else:
+        query, offset = positions()
+        curve = np.zeros(n_queries * width)
+        cell = query.astype(np.int64) * width
+        cell += offset
+        curve[cell] = values if discounts is None else values * discounts[offset]
+        curve = curve.reshape(n_queries, width)
+    return np.cumsum(curve, axis=1, out=curve)
+
+
+def spread(starts, counts):
+    """``(item, position)``: ``starts[i] + j`` for every ``j < counts[i]``, item by item."""
+    item = np.repeat(np.arange(counts.shape[0]), counts)
+    position = np.arange(item.shape[0]) - np.repeat(np.cumsum(counts) - counts - starts, counts)
+    return item, position
+
+
+def expected_gain_prefix(head, block_gain, width, discounted):
+    """Expected (discounted) cumulative gain at every cutoff 1..width (see :func:`prefix_sums`).
+
+    A position of a tie block of ``m`` documents holds, in expectation, the
+    block's mean gain ``block_gain / m`` (exactly the document's gain for a
+    block of one), weighted by its discount.
+    """
+    discounts = head.discounts if discounted else None
+    n_queries = head.chunk.n_queries
+    if not head.tied:
+        return prefix_sums(n_queries, width, block_gain, lambda: (head.query, head.offset), discounts)
+    # A tie block spread over its positions inside the cutoff.
+    block, offset = spread(head.offset, head.inside)
+    gain = block_gain[block] / head.size[block]
+    return prefix_sums(n_queries, width, gain, lambda: (head.query[block], offset), discounts)
+
+
+def ideal_gain_prefix(run_query, run_count, run_gain, n_queries, width, discounts):
+    """The ideal DCG at every cutoff 1..width of lists given as runs (see :func:`ideal_gain`)."""
+    start = _offsets_in_query(run_query, run_count, n_queries)
+    inside = np.clip(width - start, 0, run_count)
+
+    def positions():
+        run, offset = spread(start, inside)
+        return run_query[run], offset
+
+    return prefix_sums(n_queries, width, np.repeat(run_gain, inside), positions, discounts)
+
+
+def first_relevant_prefix(work, k, level, reciprocal):
+    """Expected ``1 / rank`` of the first relevant document (``reciprocal``), or the
+    probability that it is ranked, within every cutoff 1..k.
+
+    Position ``p`` adds the probability that the first relevant document is
+    at ``p`` (over ``p`` for the reciprocal rank): 1 at the first relevant
+    position of a ranking without ties.
+    """
+    head = work.head(k)
+    if not head.tied:
+        queries, offsets = first_relevant_offsets(head, *work.relevant_positions(k, level))
+        query, rank, probability = queries, offsets + 1, np.ones(queries.shape[0])
+    else:
+        block_relevant, head = work.block_sum(k, work.relevance(level))
+        queries, n_terms, rank, probability = first_relevant_terms(
+            head, block_relevant, work.cutoffs(k)
+        )
+        query = np.repeat(queries, n_terms)
+    values = probability / rank if reciprocal else probability
+    return prefix_sums(work.chunk.n_queries, k, values, lambda: (query, rank - 1))
 
 
 # ---------------------------------------------- heads of single documents
@@ -984,21 +1178,33 @@ def relevant_counts(relevant, starts):
     return np.diff(np.append(starts, relevant.shape[0])).astype(np.float64)
 
 
+def first_relevant_offsets(head, relevant, starts):
+    """``(queries, offsets)``: the queries with a relevant document in the head, and its first one's."""
+    queries = np.flatnonzero(np.append(starts[1:], relevant.shape[0]) > starts)
+    return queries, head.offsets_of(relevant[starts[queries]], queries)
+
+
 def first_relevant_reciprocal_rank(head, relevant, starts):
     """``1 / rank`` of each query's first relevant document in the head, else 0."""
-    queries = np.flatnonzero(np.append(starts[1:], relevant.shape[0]) > starts)
+    queries, offsets = first_relevant_offsets(head, relevant, starts)
     reciprocal_rank = np.zeros(starts.shape[0])
-    reciprocal_rank[queries] = 1.0 / (head.offsets_of(relevant[starts[queries]], queries) + 1.0)
+    reciprocal_rank[queries] = 1.0 / (offsets + 1.0)
     return reciprocal_rank
+
+
+def relevant_precisions(head, relevant, starts):
+    """``(offsets, precision)`` of the relevant documents: the j-th at rank p has precision j / p."""
+    counts = np.diff(np.append(starts, relevant.shape[0]))
+    precision = np.arange(1.0, relevant.shape[0] + 1.0)
+    precision -= np.repeat(starts, counts)
+    offsets = head.flagged_offsets(relevant, starts)
+    precision /= offsets + 1.0
+    return offsets, precision
 
 
 def relevant_precision_sum(head, relevant, starts):
     """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p."""
-    counts = np.diff(np.append(starts, relevant.shape[0]))
-    precision = np.arange(1.0, relevant.shape[0] + 1.0)
-    precision -= np.repeat(starts, counts)
-    precision /= head.flagged_offsets(relevant, starts) + 1.0
-    return sum_segments(precision, starts)
+    return sum_segments(relevant_precisions(head, relevant, starts)[1], starts)
 
 
 def relevant_ranked_before(head, relevant, starts, cutoffs):
@@ -1044,7 +1250,15 @@ def _first_relevant_blocks(head, block_relevant):
 
 
 def expected_reciprocal_rank(head, block_relevant, cutoffs):
-    """Expected ``1 / rank`` of the first relevant document, 0 beyond the cutoff.
+    """Expected ``1 / rank`` of the first relevant document, 0 beyond the cutoff."""
+    queries, n_terms, rank, probability = first_relevant_terms(head, block_relevant, cutoffs)
+    reciprocal_rank = np.zeros(head.chunk.n_queries)
+    reciprocal_rank[queries] = sum_segments(probability / rank, np.cumsum(n_terms) - n_terms)
+    return reciprocal_rank
+
+
+def first_relevant_terms(head, block_relevant, cutoffs):
+    """The ranks inside the cutoff where each query's first relevant document may be, and how likely.
 
     In the first block with a relevant document (size ``m``, ``r`` relevant,
     after ``s`` documents), the first relevant one lands at the block's
@@ -1052,10 +1266,13 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
     ``P(j) = C(m - j, r - 1) / C(m, r) = (r / m) prod_{i=1}^{j-1} (1 - (r - 1) / (m - i))``:
     a product of factors near 1, summed as ``log1p`` terms (differences of
     log-gamma values would lose digits in large blocks).
+
+    Returns ``(queries, n_terms, rank, probability)``: the queries with a
+    relevant document in the head, how many ranks each has, and per rank
+    (in query order) the rank ``s + j`` and ``P(j)``.
     """
     blocks, queries = _first_relevant_blocks(head, block_relevant)
     offset = head.offset[blocks]
-    reciprocal_rank = np.zeros(head.chunk.n_queries)
     size = head.size[blocks].astype(np.float64)
     relevant = block_relevant[blocks]
     last_possible = (size - relevant + 1).astype(np.int64)
@@ -1067,10 +1284,7 @@ def expected_reciprocal_rank(head, block_relevant, cutoffs):
     # log of factor j - 1 of the product at term j (0 at j = 1), then the products.
     log_factor = np.where(j > 1, np.log1p(-(r - 1.0) / (m - (j - 1))), 0.0)
     probability = (r / m) * np.exp(segment_cumsum(log_factor, n_terms))
-    contribution = probability / (offset[term_block] + j)
-    term_starts = np.cumsum(n_terms) - n_terms
-    reciprocal_rank[queries] = sum_segments(contribution, term_starts)
-    return reciprocal_rank
+    return queries, n_terms, offset[term_block] + j, probability
 
 
 def hit_probability(head, block_relevant):
@@ -1110,6 +1324,14 @@ def expected_precision_sum(head, block_relevant):
     documents ranked before the block, ``s`` documents before it, so
     ``p = s + j``) contributes ``(r/m (1 + H) + (j - 1) r (r - 1) / (m (m - 1))) / p``.
     """
+    term_query, _, contribution = precision_terms(head, block_relevant)
+    # Terms come in query order: summed per query as the single-document kernel sums.
+    return sum_segments(contribution, np.searchsorted(term_query, np.arange(head.chunk.n_queries)))
+
+
+def precision_terms(head, block_relevant):
+    """``(query, rank, contribution)`` of every position inside the cutoff of a block holding a
+    relevant document (see :func:`expected_precision_sum`), in query order."""
     # Relevant documents ranked before each block: a cumulative sum (of
     # whole numbers, so exact) that restarts at every query's first head block.
     through = np.cumsum(block_relevant)
@@ -1132,9 +1354,7 @@ def expected_precision_sum(head, block_relevant):
     j = segment_ranks(inside) + 1
     position = head.offset[blocks][term_block] + j
     contribution = (single[term_block] + (j - 1) * pair[term_block]) / position
-    # Terms come in query order: summed per query as the single-document kernel sums.
-    term_query = head.query[blocks][term_block]
-    return sum_segments(contribution, np.searchsorted(term_query, np.arange(head.chunk.n_queries)))
+    return head.query[blocks][term_block], position, contribution
 
 
 def _pairs(counts):

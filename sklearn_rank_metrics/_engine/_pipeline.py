@@ -103,6 +103,7 @@ def evaluate_requests(
     ignore_ties=False,
     judgments=None,
     trec_eval_version="10",
+    curve=None,
 ):
     """Compute every request on one validated, sorted input.
 
@@ -112,7 +113,9 @@ def evaluate_requests(
     in place of ``ties``. ``judgments`` (a :class:`~._judgments.Judgments`)
     evaluates the ranking against judged documents, as trec_eval does: the
     totals (R, ideal DCG, ...) are theirs; ``trec_eval_version`` chooses
-    between trec_eval's versions where they differ.
+    between trec_eval's versions where they differ. ``curve=k_max``
+    computes every quantity with a cutoff at all cutoffs ``1 .. k_max`` in
+    one pass (metric@k curves: requests at those cutoffs share it).
 
     Returns
     -------
@@ -162,7 +165,11 @@ def evaluate_requests(
                 **options,
             )
         evaluation = Evaluation(
-            _ranked_queries(data, ranking, ties), n_relevant=n_relevant, judged=judged, **options
+            _ranked_queries(data, ranking, ties),
+            n_relevant=n_relevant,
+            judged=judged,
+            curve=curve,
+            **options,
         )
         quantities = [
             quantity

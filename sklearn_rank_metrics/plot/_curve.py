@@ -1,0 +1,527 @@
+"""``RankingCurveDisplay``: a ranking metric at every cutoff k = 1 .. k_max, drawn as a curve."""
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy.special import ndtri
+from sklearn.exceptions import UndefinedMetricWarning
+
+from .._engine._definitions import ALIASES, METRICS
+from .._engine._params import check_parameters
+from .._engine._pipeline import Request, evaluate_requests
+from .._engine._warnings import warn_caller
+from ..model_selection._response import ranking_scores
+
+# The metrics with a cutoff that have a function of their own: each has a metric@k curve.
+CURVE_METRICS = tuple(
+    name for name, d in METRICS.items() if d.function is not None and d.takes_cutoff
+)
+
+
+def _offered():
+    aliases = sorted(alias for alias, name in ALIASES.items() if name in CURVE_METRICS)
+    return f"{', '.join(CURVE_METRICS)} (aliases {', '.join(aliases)})"
+
+
+def _check_metric(metric, owner):
+    """The definition of a metric that has a metric@k curve, or a ValueError naming those that do."""
+    name = ALIASES.get(metric, metric) if isinstance(metric, str) else None
+    if name in CURVE_METRICS:
+        return METRICS[name]
+    if name in METRICS:
+        reason = (
+            f"{name!r} has no cutoff k, so it has no metric@k curve"
+            if not METRICS[name].takes_cutoff
+            else f"{name!r} has no metric@k curve here"
+        )
+    elif isinstance(metric, str) and "@" in metric:
+        reason = f"metric={metric!r} names a cutoff; the curve's cutoffs are k = 1 .. k_max"
+    else:
+        reason = f"metric={metric!r} is not a metric name"
+    raise ValueError(f"{owner}: {reason}. Use one of {_offered()}, and k_max for the cutoffs.")
+
+
+def _check_k_max(k_max, owner):
+    message = (
+        f"{owner}: k_max={k_max!r} is not valid; k_max must be a positive int, the largest "
+        "cutoff of the curve (e.g. k_max=20 draws k = 1 .. 20)."
+    )
+    if not isinstance(k_max, numbers.Integral) or isinstance(k_max, bool):
+        raise TypeError(message)
+    if k_max < 1:
+        raise ValueError(message)
+    return int(k_max)
+
+
+def _check_confidence_band(confidence_band, owner):
+    if confidence_band is None:
+        return None
+    valid = isinstance(confidence_band, numbers.Real) and not isinstance(confidence_band, bool)
+    if not valid or not 0 < confidence_band < 1:
+        raise ValueError(
+            f"{owner}: confidence_band={confidence_band!r} is not valid; it must be None (no "
+            "band) or a confidence level between 0 and 1, e.g. 0.95."
+        )
+    return float(confidence_band)
+
+
+def _curve_results(definition, k_max, y_true, y_score, **options):
+    """Per-query results of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
+
+    The engine warns once per cutoff about queries left out (the same
+    queries at every cutoff); those warnings are merged into one per message.
+    """
+    requests = [Request(f"{definition.name}@{k}", definition, k) for k in range(1, k_max + 1)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndefinedMetricWarning)
+        results = evaluate_requests(requests, y_true, y_score, curve=k_max, **options)
+        means = np.array([results.mean(request.name) for request in requests])
+    messages = {}
+    for warning in caught:
+        if not issubclass(warning.category, UndefinedMetricWarning):
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+            continue
+        text = str(warning.message)
+        for request in requests:
+            if text.startswith(f"{request.name}:"):
+                text = f"{definition.name}@k (every k)" + text[len(request.name) :]
+                break
+        messages.setdefault(text, warning.category)
+    for text, category in messages.items():
+        warn_caller(text, category)
+    return results, means
+
+
+def _normal_band(results, means, confidence_level, owner):
+    """``means -/+ z se`` at every cutoff: the normal-approximation interval of the mean over queries.
+
+    ``se`` is the standard deviation of the per-query values (``ddof=1``)
+    over the square root of the number of queries (those left out of the
+    mean, NaN, do not count); ``z`` the standard normal quantile of
+    ``(1 + confidence_level) / 2``.
+    """
+    names = results.metrics
+    if results.query_weights is not None and np.ptp(results.query_weights) > 0:
+        raise ValueError(
+            f"{owner}: confidence_band needs queries of equal weight; sample_weight weighs "
+            "them unequally. Draw the weighted curve without a band (confidence_band=None)."
+        )
+    for name in names:
+        weights = results.weights(name)[~np.isnan(results[name])]
+        if weights.size and np.ptp(weights) > 0:
+            raise ValueError(
+                f"{owner}: confidence_band is a band around a mean over queries of equal "
+                f"weight; {name.split('@')[0]!r} is pooled over items. Use confidence_band=None."
+            )
+    per_query = np.column_stack([results[name] for name in names])
+    counted = np.count_nonzero(~np.isnan(per_query), axis=0)
+    if counted.min() < 2:
+        raise ValueError(
+            f"{owner}: confidence_band needs at least 2 queries with a value at every cutoff; "
+            f"{int(counted.min())} has one. Use confidence_band=None, or evaluate more queries."
+        )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a column without variation
+        spread = np.nanstd(per_query, axis=0, ddof=1)
+    half_width = ndtri(0.5 + confidence_level / 2.0) * spread / np.sqrt(counted)
+    return means - half_width, means + half_width
+
+
+def _pyplot(owner):
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError(
+            f"{owner} needs matplotlib, the 'plot' extra: "
+            "pip install 'sklearn-rank-metrics[plot]' (or pip install matplotlib)."
+        ) from None
+    return plt
+
+
+class RankingCurveDisplay:
+    r"""A ranking metric at every cutoff: the metric@k curve of a model.
+
+    The curve shows how a metric grows (recall, NDCG) or falls (precision)
+    as more of each ranked list is read: ``values_[i]`` is the mean over
+    queries of the metric at cutoff ``k_[i]``, exactly what the metric's
+    function gives there (``ndcg_score(y_true, y_score, qid=qid, k=k)``).
+    Create it with :meth:`from_predictions` or :meth:`from_estimator`, which
+    compute every cutoff in one pass and draw; call either again with
+    ``ax=display.ax_`` to add another model to the same axes. All
+    parameters are stored as attributes.
+
+    .. math:: \mathrm{curve}(k) = \frac{1}{|Q|} \sum_{q \in Q} M_q@k,
+              \qquad k = 1, \dots, k_{\max}
+
+    Parameters
+    ----------
+    k : array-like of shape (n_cutoffs,)
+        The cutoffs, ``1 .. k_max``.
+    values : array-like of shape (n_cutoffs,)
+        The metric's mean over queries at each cutoff.
+    metric : str
+        The metric's name (``"ndcg"``), for the axis label.
+    name : str, default=None
+        The model's name, for the legend; None shows no legend entry.
+    lower, upper : array-like of shape (n_cutoffs,), default=None
+        The confidence band at each cutoff; None draws no band.
+    confidence_level : float, default=None
+        The band's confidence level (e.g. 0.95).
+
+    Attributes
+    ----------
+    k_ : ndarray of shape (n_cutoffs,)
+        The cutoffs.
+    values_ : ndarray of shape (n_cutoffs,)
+        The metric at each cutoff.
+    lower_, upper_ : ndarray of shape (n_cutoffs,) or None
+        The confidence band, None without one.
+    line_ : matplotlib Line2D
+        The curve.
+    band_ : matplotlib PolyCollection or None
+        The band (``Axes.fill_between``), None when none is drawn.
+    ax_ : matplotlib Axes
+        The axes of the curve.
+    figure_ : matplotlib Figure
+        The figure of the axes.
+
+    See Also
+    --------
+    sklearn_rank_metrics.ndcg_score : The metric at one cutoff (and the others of
+        :data:`CURVE_METRICS`).
+    sklearn_rank_metrics.comparison.compare : Whether one model's metric is
+        higher than another's, query by query.
+    sklearn.metrics.PrecisionRecallDisplay : The display this one follows.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008 (the expected value over tied orderings at every cutoff).
+    .. [2] C. D. Manning, P. Raghavan and H. Schuetze, "Introduction to
+       Information Retrieval", Cambridge University Press, 2008, ch. 8
+       (evaluation of ranked retrieval at cutoffs).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from sklearn_rank_metrics import RankingCurveDisplay
+    >>> display = RankingCurveDisplay(k=[1, 2, 3], values=[0.5, 0.6, 0.7], metric="ndcg")
+    >>> display.plot(name="model").line_.get_ydata()
+    array([0.5, 0.6, 0.7])
+    """
+
+    def __init__(
+        self, *, k, values, metric, name=None, lower=None, upper=None, confidence_level=None
+    ):
+        self.k_ = np.asarray(k)
+        self.values_ = np.asarray(values, dtype=np.float64)
+        self.metric = metric
+        self.name = name
+        self.lower_ = None if lower is None else np.asarray(lower, dtype=np.float64)
+        self.upper_ = None if upper is None else np.asarray(upper, dtype=np.float64)
+        self.confidence_level = confidence_level
+
+    def plot(self, ax=None, *, name=None, band_kwargs=None, **kwargs):
+        """Draw the curve (and the band, if the display has one).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Where to draw; None draws on a new figure. An axes that already
+            holds curves gets one more, and the legend lists them all.
+        name : str, default=None
+            The legend entry; None uses the display's ``name``.
+        band_kwargs : dict, default=None
+            Keyword arguments of ``Axes.fill_between`` for the band (its
+            default: the line's color, ``alpha=0.2``).
+        **kwargs
+            Keyword arguments of ``Axes.plot`` for the line.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+            This display, with ``line_``, ``band_``, ``ax_`` and ``figure_``.
+
+        Raises
+        ------
+        ImportError
+            Without matplotlib: ``pip install 'sklearn-rank-metrics[plot]'``.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import RankingCurveDisplay
+        >>> display = RankingCurveDisplay(k=[1, 2], values=[0.4, 0.5], metric="recall",
+        ...                               lower=[0.3, 0.4], upper=[0.5, 0.6])
+        >>> display.plot(name="ridge").ax_.get_ylabel()
+        'recall@k'
+        """
+        plt = _pyplot("RankingCurveDisplay.plot")
+        from matplotlib.ticker import MaxNLocator
+
+        if ax is None:
+            _, ax = plt.subplots()
+        name = self.name if name is None else name
+        line_kwargs = {"marker": "." if self.k_.shape[0] <= 30 else None}
+        if name is not None:
+            line_kwargs["label"] = name
+        line_kwargs.update(kwargs)
+        (self.line_,) = ax.plot(self.k_, self.values_, **line_kwargs)
+        self.band_ = None
+        if self.lower_ is not None and self.upper_ is not None:
+            fill_kwargs = {"color": self.line_.get_color(), "alpha": 0.2, "linewidth": 0}
+            fill_kwargs.update(band_kwargs or {})
+            self.band_ = ax.fill_between(self.k_, self.lower_, self.upper_, **fill_kwargs)
+        ax.set_xlabel("k (cutoff)")
+        ax.set_ylabel(f"{self.metric}@k")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if ax.get_legend_handles_labels()[1]:
+            ax.legend(loc="best")
+        self.ax_, self.figure_ = ax, ax.figure
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        qid=None,
+        metric="ndcg",
+        k_max=20,
+        gain="linear",
+        relevance_level=1,
+        n_relevant=None,
+        ties="average",
+        no_relevant="zero",
+        sample_weight=None,
+        confidence_band=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
+        r"""Compute a metric at every cutoff ``k = 1 .. k_max`` from scores, and draw it.
+
+        The input is sorted once; every cutoff's value then comes from
+        running sums along each query's ranking (per position: its gain,
+        hit, precision or first-relevant probability, the expected value
+        over tied orderings under ``ties="average"``), so ``k_max`` cutoffs
+        cost about what one metric call costs. ``values_[i]`` equals the
+        metric's function at ``k = k_[i]`` with the same options.
+
+        .. math:: \mathrm{values\_}[k - 1] = \frac{1}{|Q|} \sum_{q \in Q} M_q@k
+
+        Parameters
+        ----------
+        y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
+            True relevance labels, >= 0. 1-D: one label per document,
+            queries given by ``qid``. 2-D: one query per row.
+        y_score : array-like of the same shape as y_true
+            Predicted scores; a higher score ranks a document higher.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of every document (1-D input only); None means all
+            documents form one query.
+        metric : str, default="ndcg"
+            One of :data:`CURVE_METRICS` - ndcg, dcg, cg, mrr, map,
+            precision, recall, f1, recall_cap, hit_rate, hit_rate_item - or
+            an alias (ap, rr, p, hr, ...). Metrics without a cutoff raise a
+            ValueError.
+        k_max : int, default=20
+            The largest cutoff: the curve has ``k = 1 .. k_max``.
+        gain : {"linear", "exponential"}, default="linear"
+            Gain of a label in ndcg, dcg and cg (see :func:`ndcg_score`).
+        relevance_level : float, default=1
+            A document is relevant iff its label >= ``relevance_level``
+            (the metrics of binary relevance).
+        n_relevant : mapping of query id to int, default=None
+            Total number of relevant documents of each query (see
+            :func:`~sklearn_rank_metrics.recall_at_k_score`).
+        ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
+            Documents with equal scores, as in the metric functions: the
+            exact expected value over all their orderings, the bounds, or
+            input order.
+        no_relevant : {"zero", "skip", "one"}, default="zero"
+            Value of a query with no relevant document, as in the metric
+            functions (one warning for the curve when queries are skipped).
+        sample_weight : array-like, default=None
+            Weights of the queries in the means, as in the metric functions.
+        confidence_band : float, default=None
+            A confidence level such as 0.95 draws, at every cutoff, the
+            normal-approximation interval of the mean over queries:
+            ``mean -/+ z s / sqrt(n)``, ``s`` the standard deviation of the
+            per-query values (``ddof=1``), ``n`` the queries with a value,
+            ``z`` the standard normal quantile of ``(1 + level) / 2``. It
+            needs equal query weights and at least 2 queries. None: no band.
+        name : str, default=None
+            The model's name in the legend.
+        ax : matplotlib Axes, default=None
+            Where to draw; ``ax=display.ax_`` adds this curve to another's.
+        **kwargs
+            Keyword arguments of ``Axes.plot`` for the line.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        See Also
+        --------
+        from_estimator : The same from a fitted model's scores of X.
+        sklearn_rank_metrics.evaluate : Several metrics at chosen cutoffs.
+
+        References
+        ----------
+        .. [1] F. McSherry and M. Najork, "Computing Information Retrieval
+           Performance Measures Efficiently in the Presence of Tied Scores",
+           ECIR 2008.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import RankingCurveDisplay, ndcg_score
+        >>> y_true = [0, 3, 1, 1, 0, 2, 0]
+        >>> y_score = [0.2, 0.9, 0.4, 0.1, 0.8, 0.3, 0.5]
+        >>> qid = ["a", "a", "a", "b", "b", "b", "b"]
+        >>> display = RankingCurveDisplay.from_predictions(
+        ...     y_true, y_score, qid=qid, k_max=3, name="model")
+        >>> display.k_
+        array([1, 2, 3])
+        >>> display.values_
+        array([0.5       , 0.5       , 0.69004...])
+        >>> float(ndcg_score(y_true, y_score, qid=qid, k=3))
+        0.69004...
+        >>> other = RankingCurveDisplay.from_predictions(
+        ...     y_true, [0.1, 0.2, 0.3, 0.3, 0.2, 0.1, 0.0], qid=qid, k_max=3, name="other",
+        ...     ax=display.ax_)
+        >>> [text.get_text() for text in other.ax_.get_legend().get_texts()]
+        ['model', 'other']
+        """
+        owner = f"{cls.__name__}.from_predictions"
+        definition = _check_metric(metric, owner)
+        k_max = _check_k_max(k_max, owner)
+        level = _check_confidence_band(confidence_band, owner)
+        check_parameters(
+            owner,
+            gain=gain,
+            relevance_level=relevance_level,
+            n_relevant=n_relevant,
+            ties=ties,
+            no_relevant=no_relevant,
+        )
+        results, means = _curve_results(
+            definition,
+            k_max,
+            y_true,
+            y_score,
+            qid=qid,
+            gain=gain,
+            relevance_level=relevance_level,
+            n_relevant=n_relevant,
+            ties=ties,
+            no_relevant=no_relevant,
+            sample_weight=sample_weight,
+        )
+        lower = upper = None
+        if level is not None:
+            lower, upper = _normal_band(results, means, level, owner)
+        display = cls(
+            k=np.arange(1, k_max + 1),
+            values=means,
+            metric=definition.name,
+            name=name,
+            lower=lower,
+            upper=upper,
+            confidence_level=level,
+        )
+        return display.plot(ax=ax, **kwargs)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        qid=None,
+        metric="ndcg",
+        k_max=20,
+        response_method="auto",
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
+        r"""Score X with a fitted model, then compute and draw its metric@k curve.
+
+        The model ranks by the package's rule (see
+        :func:`~sklearn_rank_metrics.make_rank_scorer`): ``predict`` for
+        rankers and regressors, ``decision_function`` or the probability of
+        the positive class for binary classifiers, the expected grade for
+        classifiers of graded labels.
+
+        .. math:: \mathrm{values\_}[k - 1] = \frac{1}{|Q|} \sum_{q \in Q} M_q@k
+
+        Parameters
+        ----------
+        estimator : fitted estimator
+            A ranker, regressor or classifier, or a Pipeline ending in one.
+        X : {array-like, sparse matrix} of shape (n_documents, n_features)
+            The documents to score.
+        y : array-like of shape (n_documents,)
+            Their relevance labels.
+        qid : array-like of shape (n_documents,), default=None
+            Query id of every document; None means all form one query.
+        metric : str, default="ndcg"
+            One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
+        k_max : int, default=20
+            The largest cutoff: the curve has ``k = 1 .. k_max``.
+        response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
+default="auto"
+            Which method ranks; ``"auto"`` applies the rule above.
+        name : str, default=None
+            The legend entry; None uses the estimator's class name.
+        ax : matplotlib Axes, default=None
+            Where to draw; ``ax=display.ax_`` adds this curve to another's.
+        **kwargs
+            The other keyword arguments of :meth:`from_predictions`
+            (``gain``, ``relevance_level``, ``ties``, ``confidence_band``,
+            ...) and of ``Axes.plot``.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        See Also
+        --------
+        from_predictions : The same from scores.
+
+        References
+        ----------
+        .. [1] K. Järvelin and J. Kekäläinen, "Cumulated gain-based
+           evaluation of IR techniques", ACM Transactions on Information
+           Systems 20(4), 2002.
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn.linear_model import Ridge
+        >>> from sklearn_rank_metrics import RankingCurveDisplay
+        >>> from sklearn_rank_metrics.datasets import make_ranking
+        >>> X, y, qid = make_ranking(n_queries=20, random_state=0)
+        >>> model = Ridge().fit(X, y)
+        >>> display = RankingCurveDisplay.from_estimator(model, X, y, qid=qid, k_max=10)
+        >>> display.line_.get_label(), display.values_.shape
+        ('Ridge', (10,))
+        """
+        check_parameters(f"{cls.__name__}.from_estimator", response_method=response_method)
+        y_score = ranking_scores(estimator, X, response_method)
+        name = type(estimator).__name__ if name is None else name
+        return cls.from_predictions(
+            y, y_score, qid=qid, metric=metric, k_max=k_max, name=name, ax=ax, **kwargs
+        )
