@@ -82,8 +82,7 @@ def main(chart_path=None):
         )  # fmt: skip
     ax.set_title("NDCG@k on the 50 test queries (95% bands over queries)")
     fig.tight_layout()
-    fig.savefig(curve_path, dpi=100)
-    plt.close(fig)
+    fig.savefig(curve_path, dpi=100)  # open too: the gallery shows both figures
     print(f"NDCG@k curves, k = 1 .. 20: {curve_path}")
     return result
 

@@ -459,3 +459,6 @@ def test_compare_models_example(tmp_path, capsys):
     assert result.models == ("LGBMRanker", "Ridge", "RandomForest")
     assert set(result.columns["n_queries"]) == {50}
     assert "ndcg@10  LGBMRanker" in output and str(chart) in output and str(curves) in output
+    import matplotlib.pyplot as plt
+
+    plt.close("all")  # the example leaves its two figures open for the docs' gallery
