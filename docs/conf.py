@@ -67,6 +67,7 @@ numpydoc_validation_checks = {
 # The public names themselves; their methods and properties are documented in prose.
 numpydoc_validation_exclude = {
     r"\.[A-Z]\w*\.\w+$",  # members of a class
+    r"\.[A-Z][A-Z0-9_]+$",  # constants (a tuple's docstring is the tuple type's)
     *(f"^{re.escape(name)}$" for name, _, _ in api_reference.public_modules()),  # modules
 }
 

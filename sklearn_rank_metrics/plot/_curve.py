@@ -480,9 +480,9 @@ class RankingCurveDisplay:
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20
             The largest cutoff: the curve has ``k = 1 .. k_max``.
-        response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
-default="auto"
-            Which method ranks; ``"auto"`` applies the rule above.
+        response_method : str, default="auto"
+            Which method ranks: ``"predict"``, ``"decision_function"``,
+            ``"predict_proba"``, or ``"auto"``, the rule above.
         name : str, default=None
             The legend entry; None uses the estimator's class name.
         ax : matplotlib Axes, default=None
