@@ -191,19 +191,22 @@ def test_tukey_hsd_agrees_with_a_loop():
     assert result.columns["p_value"][~np.isnan(result.columns["diff"])].min() < 0.05
 
 
-@pytest.mark.parametrize("n_systems", [2, 3, 4, 13])  # lookup tables up to 12 systems, then Fisher-Yates
+@pytest.mark.parametrize("n_systems", [2, 3, 4, 5, 13, 40])  # beyond 12 systems, several draws per permutation
 def test_shuffles_within_a_query_are_uniform_permutations(n_systems):
-    from sklearn_rank_metrics.comparison._resampling import _shuffled_systems
+    from sklearn_rank_metrics.comparison._resampling import random_permutations
 
-    order = _shuffled_systems(120_000, n_systems, np.random.default_rng(0)).astype(np.int64)
+    order = random_permutations(n_systems, 120_000, np.random.default_rng(0)).T.astype(np.int64)
     assert np.array_equal(np.sort(order, axis=1), np.broadcast_to(np.arange(n_systems), order.shape))
-    if n_systems <= 4:  # every permutation equally often
+    if n_systems <= 5:  # every permutation equally often
         _, counts = np.unique(order @ n_systems ** np.arange(n_systems), return_counts=True)
         assert counts.size == np.prod(np.arange(1, n_systems + 1))
         assert stats.chisquare(counts).pvalue > 1e-4
-    # every system in every place equally often
+    # every system in every place equally often, and every ordered pair of systems in places 0 and 1
     places = np.array([np.bincount(order[:, j], minlength=n_systems) for j in range(n_systems)])
     assert stats.chisquare(places.ravel()).pvalue > 1e-4
+    pairs = np.bincount(order[:, 0] * n_systems + order[:, 1], minlength=n_systems**2)
+    assert stats.chisquare(pairs[pairs > 0]).pvalue > 1e-4
+    assert np.count_nonzero(pairs) == n_systems * (n_systems - 1)
 
 
 def test_tukey_hsd_of_identical_systems_is_one():
