@@ -240,7 +240,7 @@ def _runs(radices, limit):
     """``radices`` cut into consecutive runs whose products are at most ``limit``."""
     runs, run, product = [], [], 1
     for radix in radices:
-        if product * radix > limit:
+        if product * radix > limit and run:
             runs.append(run)
             run, product = [], 1
         run.append(radix)
@@ -292,8 +292,9 @@ def random_permutations(n_systems, count, rng):
     Returns
     -------
     order : ndarray of shape (n_systems, count)
-        uint8 (uint16 beyond 256 systems): ``order[j, c]``, the system in
-        place ``j`` of permutation ``c``.
+        uint8 (uint16 beyond 256 systems). ``order[j, c]`` is the place of
+        system ``j`` in the row ``c``; the inverse of a uniform permutation
+        is uniform, so it serves as well as the system in place ``j``.
     """
     order = np.empty((n_systems, count), dtype=np.uint8 if n_systems <= 256 else np.uint16)
     order[0] = 0
@@ -419,6 +420,7 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
     per_chunk = max(1, min(
         _TABLE_BYTES // (n_systems**size * row_bytes),
         _GATHER_BYTES // (n_systems * max(counts) * row_bytes),
+        (1 << 16) // n_systems**size,  # row numbers in 16 bits
     ))  # fmt: skip
 
     def add_chunk(task, tables, n_chunk):
@@ -431,7 +433,11 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
             chunk = grouped[start : start + per_chunk]
             tables = _group_tables(chunk)
             jobs = [(task, tables, len(chunk)) for task in range(len(counts))]
-            list(pool.map(lambda job: add_chunk(*job), jobs)) if pool else [add_chunk(*job) for job in jobs]
+            if pool is None:
+                for job in jobs:
+                    add_chunk(*job)
+            else:
+                list(pool.map(lambda job: add_chunk(*job), jobs))
     extreme = np.zeros(threshold.shape, dtype=np.int64)
     for count, task_sums in zip(counts, resampled):
         task_sums = task_sums.reshape(n_systems, count, n_metrics)
