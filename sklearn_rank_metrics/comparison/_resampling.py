@@ -323,7 +323,7 @@ def _group_tables(values):
     ``(s_0 * n_systems + s_1) * n_systems + ...`` of a group's table is
     ``sum_r values[group, r, s_r]``.
     """
-    n_groups, size, n_systems, n_metrics = values.shape
+    n_groups, size, _, n_metrics = values.shape
     table = values[:, 0]
     for member in range(1, size):
         table = table[:, :, None, :] + values[:, member, None, :, :]
@@ -347,7 +347,7 @@ def _permuted_sums(tables, order, n_systems):
     -------
     sums : ndarray of shape (n_systems, count * n_metrics)
     """
-    _, size, n_groups, count = order.shape
+    _, size, n_groups, _ = order.shape
     rows = n_systems**size
     dtype = np.uint16 if n_groups * rows <= 1 << 16 else np.intp  # small integers: cheaper arithmetic
     index = order[:, 0].astype(dtype)
