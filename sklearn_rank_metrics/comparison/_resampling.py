@@ -414,8 +414,8 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
     grouped[: len(varying)] = varying
     grouped = grouped.reshape(n_groups, size, n_systems, n_metrics)
     counts = _task_sizes(n_resamples)
-    seeds = np.random.SeedSequence(rng.integers(0, 2**63, size=4)).spawn(len(counts))
-    streams = [np.random.default_rng(seed) for seed in seeds]
+    children = np.random.SeedSequence(rng.integers(0, 2**63, size=4)).spawn(len(counts))
+    streams = [np.random.default_rng(child) for child in children]
     resampled = [np.zeros((n_systems, count * n_metrics)) for count in counts]
     per_chunk = max(1, min(
         _TABLE_BYTES // (n_systems**size * row_bytes),
