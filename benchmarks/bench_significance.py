@@ -2,6 +2,7 @@
 
     python benchmarks/bench_significance.py
     python benchmarks/bench_significance.py --models 10 --metrics 4 --queries 10000 --resamples 10000
+    python benchmarks/bench_significance.py --tests    # the all-pairs run only
 
 The per-query results of ``--models`` models on ``--queries`` queries of 20
 documents (graded labels, scores = label + noise of a different size per
@@ -15,19 +16,23 @@ model) are computed once with ``evaluate(..., average=None)`` for the first
 * all pairs (``pairs="all"``): the pairwise sign-flip tests and the
   randomized Tukey HSD, ``--resamples`` shuffles of every query.
 
-Columns: seconds (wall clock, one call), traced peak (tracemalloc: NumPy's
-buffers allocated during the call, beyond the inputs) and the size of the
-per-query input (models x metrics x queries float64) for scale.
+Columns: seconds (wall clock, one call), CPU seconds (of every thread of the
+process during the call: on a machine shared with other jobs, what the call
+itself cost), traced peak (tracemalloc: NumPy's buffers allocated during the
+call, beyond the inputs) and the size of the per-query input (models x
+metrics x queries float64) for scale.
 """
 
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from _common import machine_line, markdown_table, mb, package_revision, traced_peak_bytes
 
+import sklearn_rank_metrics
 from sklearn_rank_metrics import evaluate
 from sklearn_rank_metrics.comparison import compare_results
 
@@ -53,7 +58,10 @@ def main(argv=None):
     parser.add_argument("--metrics", type=int, default=4, choices=range(1, len(METRICS) + 1))
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--resamples", type=int, default=10_000)
-    parser.add_argument("--tests", nargs="+", default=["permutation", "t", "bootstrap", "wilcoxon"])
+    parser.add_argument(
+        "--tests", nargs="*", default=["permutation", "t", "bootstrap", "wilcoxon"],
+        help="tests of the baseline runs; none (a bare --tests): the all-pairs run only",
+    )  # fmt: skip
     parser.add_argument("--no-all-pairs", action="store_true", help="skip the Tukey HSD run")
     args = parser.parse_args(argv)
 
@@ -69,20 +77,21 @@ def main(argv=None):
         def call(options=options):
             return compare_results(results, n_resamples=args.resamples, random_state=0, **options)
 
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         call()
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
         peak = traced_peak_bytes(call)
-        rows.append([label, f"{seconds:.2f}", mb(peak)])
-        print(f"{label}: {seconds:.2f} s, traced peak {mb(peak)} MB", file=sys.stderr)
+        rows.append([label, f"{seconds:.2f}", f"{cpu:.2f}", mb(peak)])
+        print(f"{label}: {seconds:.2f} s, CPU {cpu:.2f} s, traced peak {mb(peak)} MB", file=sys.stderr)
 
     print(
         f"compare_results: {args.models} models x {len(metrics)} metrics x {args.queries} queries x "
         f"{args.resamples} resamples; per-query input {mb(input_bytes)} MB"
     )
-    print(f"package {package_revision()}; {machine_line()}")
+    tree = Path(sklearn_rank_metrics.__file__).resolve().parents[1]  # the package timed (PYTHONPATH)
+    print(f"package {package_revision(tree)}; {machine_line()}")
     print()
-    print(markdown_table(["configuration", "seconds", "traced peak (MB)"], rows))
+    print(markdown_table(["configuration", "seconds", "CPU seconds", "traced peak (MB)"], rows))
 
 
 if __name__ == "__main__":

@@ -191,25 +191,103 @@ def test_tukey_hsd_agrees_with_a_loop():
     assert result.columns["p_value"][~np.isnan(result.columns["diff"])].min() < 0.05
 
 
-@pytest.mark.parametrize("n_systems", [2, 3, 4, 13])  # lookup tables up to 12 systems, then Fisher-Yates
+@pytest.mark.parametrize("n_systems", [2, 3, 4, 5, 13, 40])  # beyond 12 systems, several draws per permutation
 def test_shuffles_within_a_query_are_uniform_permutations(n_systems):
-    from sklearn_rank_metrics.comparison._resampling import _shuffled_systems
+    from sklearn_rank_metrics.comparison._resampling import random_permutations
 
-    order = _shuffled_systems(120_000, n_systems, np.random.default_rng(0)).astype(np.int64)
+    order = random_permutations(n_systems, 120_000, np.random.default_rng(0)).T.astype(np.int64)
     assert np.array_equal(np.sort(order, axis=1), np.broadcast_to(np.arange(n_systems), order.shape))
-    if n_systems <= 4:  # every permutation equally often
+    if n_systems <= 5:  # every permutation equally often
         _, counts = np.unique(order @ n_systems ** np.arange(n_systems), return_counts=True)
         assert counts.size == np.prod(np.arange(1, n_systems + 1))
         assert stats.chisquare(counts).pvalue > 1e-4
-    # every system in every place equally often
+    # every system in every place equally often, and every ordered pair of systems in places 0 and 1
     places = np.array([np.bincount(order[:, j], minlength=n_systems) for j in range(n_systems)])
     assert stats.chisquare(places.ravel()).pvalue > 1e-4
+    pairs = np.bincount(order[:, 0] * n_systems + order[:, 1], minlength=n_systems**2)
+    assert stats.chisquare(pairs[pairs > 0]).pvalue > 1e-4
+    assert np.count_nonzero(pairs) == n_systems * (n_systems - 1)
 
 
 def test_tukey_hsd_of_identical_systems_is_one():
     a, _ = _paired()
     result = compare_results({k: _results(m=a) for k in "abc"}, pairs="all", n_resamples=200, random_state=0)
     assert np.all(result.columns["p_adjusted"][~np.isnan(result.columns["diff"])] == 1)
+
+
+def _tukey_loop(values, n_loop, rng):
+    """Ranges (max - min) of the systems' means, per metric, of ``n_loop`` shuffles of every query."""
+    n, n_systems, _ = values.shape
+    spreads = np.empty((n_loop, values.shape[2]))
+    for r in range(n_loop):
+        shuffled = np.array([values[i, rng.permutation(n_systems)] for i in range(n)])  # one per query
+        means = shuffled.mean(axis=0)  # (n_systems, n_metrics)
+        spreads[r] = means.max(axis=0) - means.min(axis=0)
+    return spreads
+
+
+def test_tukey_hsd_of_ten_systems_and_several_metrics_agrees_with_a_loop():
+    from sklearn_rank_metrics.comparison._resampling import tukey_hsd_pvalues
+
+    rng = np.random.default_rng(8)
+    n, n_systems = 32, 10  # 28 queries that differ, in groups of three, the last one padded
+    base = rng.random((n, 1, 2))
+    values = base + np.linspace(0, 0.2, n_systems)[None, :, None] + 0.25 * rng.standard_normal((n, n_systems, 2))
+    values = np.concatenate([values, values[:, :, :1]], axis=2)  # a third metric, a copy of the first
+    values[:4] = values[:4, :1]  # queries where every system is equal
+    pairs = [(a, b) for a in range(n_systems) for b in range(a + 1, n_systems)]
+    p_values = tukey_hsd_pvalues(values, pairs, 20000, np.random.default_rng(0))
+    np.testing.assert_array_equal(p_values[2], p_values[0])  # the metrics share every shuffle
+    n_loop = 2000
+    spreads = _tukey_loop(values, n_loop, rng)
+    checked = 0
+    for metric in range(2):
+        for number, (a, b) in enumerate(pairs):
+            observed = abs(values[:, a, metric].mean() - values[:, b, metric].mean())
+            reference = (np.sum(spreads[:, metric] >= observed) + 1) / (n_loop + 1)
+            p = p_values[metric, number]
+            spread = np.sqrt(reference * (1 - reference) / n_loop + p * (1 - p) / 20000)  # both are estimates
+            assert abs(p - reference) < 5 * spread + 2 / n_loop
+            checked += 0.01 < reference < 0.9
+    assert checked >= 10
+
+
+@pytest.mark.parametrize(("n_systems", "n_metrics", "n_queries"), [(10, 4, 7), (2, 1, 23), (3, 2, 11), (40, 3, 5)])
+def test_permuted_sums_of_query_groups_equal_a_loop(n_systems, n_metrics, n_queries):
+    from sklearn_rank_metrics.comparison import _resampling
+
+    rng = np.random.default_rng(n_systems)
+    size = _resampling._group_size(n_systems, 8 * n_metrics)
+    n_groups = -(-n_queries // size)
+    values = np.zeros((n_groups * size, n_systems, n_metrics))
+    values[:n_queries] = rng.random((n_queries, n_systems, n_metrics))
+    values = values.reshape(n_groups, size, n_systems, n_metrics)
+    count = 6
+    order = _resampling.random_permutations(n_systems, size * n_groups * count, rng)
+    order = order.reshape(n_systems, size, n_groups, count)
+    sums = _resampling._permuted_sums(_resampling._group_tables(values), order, n_systems)
+    expected = np.zeros((n_systems, count, n_metrics))
+    for place in range(n_systems):
+        for member in range(size):
+            for group in range(n_groups):
+                for resample in range(count):
+                    expected[place, resample] += values[group, member, order[place, member, group, resample]]
+    np.testing.assert_allclose(sums.reshape(n_systems, count, n_metrics), expected, rtol=1e-13)
+
+
+def test_tukey_hsd_leaves_out_equal_queries_and_is_the_same_on_any_number_of_threads():
+    from sklearn_rank_metrics.comparison._resampling import tukey_hsd_pvalues
+
+    rng = np.random.default_rng(3)
+    values = rng.random((300, 5, 2)) + np.linspace(0, 0.1, 5)[None, :, None]
+    pairs = [(a, b) for a in range(5) for b in range(a + 1, 5)]
+    with srm.config_context(n_threads=1):
+        alone = tukey_hsd_pvalues(values, pairs, 2100, np.random.default_rng(0))
+    with srm.config_context(n_threads=2):  # 300 queries x 2100 resamples: enough for threads
+        threaded = tukey_hsd_pvalues(values, pairs, 2100, np.random.default_rng(0))
+    np.testing.assert_array_equal(threaded, alone)
+    equal = np.concatenate([values, np.repeat(rng.random((50, 1, 2)), 5, axis=1)])  # the same for every system
+    np.testing.assert_array_equal(tukey_hsd_pvalues(equal, pairs, 2100, np.random.default_rng(0)), alone)
 
 
 # ----------------------------------------------------------------- corrections

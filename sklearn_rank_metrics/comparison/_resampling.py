@@ -13,15 +13,20 @@ block is drawn, so memory is a block (``_BLOCK_ELEMENTS`` entries), not
   draws with replacement; the resampled mean is ``counts @ x / n``. The
   draws are ``rng.integers(0, n, (rows, n))``, those of
   :func:`scipy.stats.bootstrap`.
-* Permutations within queries (randomized Tukey HSD): one Fisher-Yates
-  shuffle of the systems per (resample, query), vectorized over both.
+* Permutations within queries (randomized Tukey HSD): a uniform permutation
+  of the systems per (resample, query), by insertion, vectorized over both;
+  queries are taken a few at a time, and one gathered row of a group's
+  table (its queries' values summed, every choice of source systems)
+  gives every metric of them at once.
 """
 
-import itertools
+import math
 import numbers
 
 import numpy as np
 from scipy.special import ndtr, ndtri
+
+from .._engine._threads import call_threads
 
 _BLOCK_ELEMENTS = 1 << 22  # entries of one block of resamples: 32 MB as float64
 _RELATIVE_TOLERANCE = 1e-12  # resampled statistics this close to the observed one tie with it
@@ -225,55 +230,140 @@ class StudentizedBootstrapTest:
 
 
 # ------------------------------------------------------- randomized Tukey HSD
-_MAX_TABLE_SYSTEMS = 12  # up to here, shuffles come from two lookup tables (4 MB at 12 systems)
+_MAX_GROUP_ROWS = 1024  # rows of one group's table: a query group's source systems, every choice
+_TABLE_BYTES = 1 << 20  # tables of one chunk of query groups
+_GATHER_BYTES = 1 << 22  # values gathered from them in one step
+_MAX_TASK_RESAMPLES = 1024  # resamples of one task: its own random stream, run on any thread
 
 
-def _half_tables(n_systems):
-    """Lookup tables of uniform permutations of ``range(n_systems)``, split in two halves.
+def _runs(radices, limit):
+    """``radices`` cut into consecutive runs whose products are at most ``limit``."""
+    runs, run, product = [], [], 1
+    for radix in radices:
+        if product * radix > limit and run:
+            runs.append(run)
+            run, product = [], 1
+        run.append(radix)
+        product *= radix
+    return runs + [run] if run else runs
 
-    A uniform permutation is a uniform subset ``s`` of ``h = n_systems // 2``
-    systems for the first ``h`` places, a uniform order ``p1`` of that subset
-    and a uniform order ``p2`` of the rest. ``first[s * h! + p1]`` holds the
-    first ``h`` places, ``second[s * (n - h)! + p2]`` the others.
+
+def _places(n_systems, count, rng):
+    """Uniform places ``d_t`` in ``0 .. t`` for ``t = 1 .. n_systems - 1``: the insertion digits.
+
+    One 31-bit draw covers a run of radices ``t + 1`` (all of them up to 12
+    systems); it is cut into parts below ``2**16`` once, whose digits come
+    out in 16-bit arithmetic (several times faster than 32-bit division).
     """
-    half = n_systems // 2
-    subsets = list(itertools.combinations(range(n_systems), half))
-    orders_first = np.array(list(itertools.permutations(range(half))), dtype=np.intp).reshape(-1, half)
-    orders_second = np.array(list(itertools.permutations(range(n_systems - half))), dtype=np.intp)
-    chosen = np.array(subsets, dtype=np.int8).reshape(len(subsets), half)
-    rest = np.array([[j for j in range(n_systems) if j not in subset] for subset in subsets], dtype=np.int8)
-    first = chosen[:, orders_first].reshape(-1, half)
-    second = rest[:, orders_second].reshape(-1, n_systems - half)
-    return first, second, len(subsets)
+    for run in _runs(range(2, n_systems + 1), (1 << 31) - 1):
+        code = rng.integers(0, math.prod(run), size=count, dtype=np.int32)
+        parts = _runs(run, 1 << 16)
+        for number, part in enumerate(parts):
+            if number == len(parts) - 1:
+                digits = code.astype(np.uint16)
+            else:
+                rest = code // math.prod(part)
+                digits = (code - rest * math.prod(part)).astype(np.uint16)
+                code = rest
+            for radix in part[:-1]:
+                quotient = digits // np.uint16(radix)
+                yield digits - quotient * np.uint16(radix)
+                digits = quotient
+            yield digits
 
 
-def _shuffled_systems(count, n_systems, rng):
-    """``count`` independent uniform permutations of ``range(n_systems)``, shape (count, n_systems).
+def random_permutations(n_systems, count, rng):
+    """``count`` independent uniform permutations of ``range(n_systems)``, one per column.
 
-    Two table lookups per permutation up to 12 systems; beyond, Fisher-Yates
-    vectorized over the permutations, swapped through flat indices.
+    Insertion: the systems ``0, 1, ...`` are put in a row one by one, system
+    ``t`` at a uniform place ``d_t`` among the ``t + 1`` places, the ones at
+    or after it moving up; each sequence of places gives one permutation,
+    each permutation once, so the ``n_systems!`` permutations are equally
+    likely. The places are the mixed-radix digits of uniform draws; the
+    moves are ``n_systems**2 / 2`` comparisons of small integers,
+    vectorized over the columns.
+
+    Parameters
+    ----------
+    n_systems : int
+    count : int
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    order : ndarray of shape (n_systems, count)
+        uint8 (uint16 beyond 256 systems). ``order[j, c]`` is the place of
+        system ``j`` in the row ``c``; the inverse of a uniform permutation
+        is uniform, so it serves as well as the system in place ``j``.
     """
-    if n_systems <= _MAX_TABLE_SYSTEMS:
-        first, second, n_subsets = _half_tables(n_systems)
-        subset = rng.integers(0, n_subsets, size=count)
-        n_first = first.shape[0] // n_subsets
-        n_second = second.shape[0] // n_subsets
-        order = np.empty((count, n_systems), dtype=np.int8)
-        order[:, : first.shape[1]] = first[subset * n_first + rng.integers(0, n_first, size=count)]
-        order[:, first.shape[1] :] = second[subset * n_second + rng.integers(0, n_second, size=count)]
-        return order
-    order = np.empty((n_systems, count), dtype=np.min_scalar_type(n_systems))
-    order[:] = np.arange(n_systems)[:, None]
-    flat = order.reshape(-1)
-    columns = np.arange(count)
-    for last in range(n_systems - 1, 0, -1):
-        other = rng.integers(0, last + 1, size=count)
-        other *= count
-        other += columns
-        kept = order[last].copy()
-        order[last] = flat[other]
-        flat[other] = kept
-    return order.T
+    order = np.empty((n_systems, count), dtype=np.uint8 if n_systems <= 256 else np.uint16)
+    order[0] = 0
+    moved = np.empty((max(n_systems - 1, 0), count), dtype=bool)
+    for system, place in enumerate(_places(n_systems, count, rng), start=1):
+        order[system] = place
+        np.less_equal(order[system], order[:system], out=moved[:system])
+        order[:system] += moved[:system]
+    return order
+
+
+def _group_size(n_systems, row_bytes):
+    """Queries per group: the most whose table (``n_systems**size`` rows) stays small."""
+    size = 1
+    while (
+        n_systems ** (size + 1) <= _MAX_GROUP_ROWS and n_systems ** (size + 1) * row_bytes <= _TABLE_BYTES
+    ):  # fmt: skip
+        size += 1
+    return size
+
+
+def _group_tables(values):
+    """Each group's values summed over its queries, for every choice of source system per query.
+
+    ``values`` has shape (n_groups, size, n_systems, n_metrics); row
+    ``(s_0 * n_systems + s_1) * n_systems + ...`` of a group's table is
+    ``sum_r values[group, r, s_r]``.
+    """
+    n_groups, size, _, n_metrics = values.shape
+    table = values[:, 0]
+    for member in range(1, size):
+        table = table[:, :, None, :] + values[:, member, None, :, :]
+        table = table.reshape(n_groups, -1, n_metrics)
+    return np.ascontiguousarray(table).view(np.dtype((np.void, 8 * n_metrics))).reshape(-1)
+
+
+def _permuted_sums(tables, order, n_systems):
+    """Each system's sum over the groups of the values the permutations in ``order`` give it.
+
+    Parameters
+    ----------
+    tables : ndarray of shape (n_groups * n_systems**size,)
+        The groups' tables (:func:`_group_tables`), rows of ``n_metrics`` float64.
+    order : ndarray of shape (n_systems, size, n_groups, count)
+        A permutation per query of each group and resample (as from
+        :func:`random_permutations`): place ``j`` of resample ``b`` takes
+        query ``r`` of group ``t`` from system ``order[j, r, t, b]``.
+
+    Returns
+    -------
+    sums : ndarray of shape (n_systems, count * n_metrics)
+    """
+    _, size, n_groups, _ = order.shape
+    rows = n_systems**size
+    dtype = np.uint16 if n_groups * rows <= 1 << 16 else np.intp  # small integers: cheaper arithmetic
+    index = order[:, 0].astype(dtype)
+    for member in range(1, size):
+        index *= n_systems
+        index += order[:, member]
+    index += (np.arange(n_groups, dtype=dtype) * dtype(rows))[:, None]
+    return tables.take(index).view(np.float64).sum(axis=1)
+
+
+def _task_sizes(n_resamples):
+    """Resamples of each task: at most 1024, as equal as can be (the same for any number of threads)."""
+    n_tasks = -(-n_resamples // _MAX_TASK_RESAMPLES)
+    sizes = np.full(n_tasks, n_resamples // n_tasks)
+    sizes[: n_resamples % n_tasks] += 1
+    return sizes.tolist()
 
 
 def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
@@ -281,12 +371,23 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
 
     Under the null hypothesis that the systems are the same, the values of
     one query may be shuffled among the systems. Each resample shuffles
-    every query independently (the same shuffles for every metric) and
-    records, per metric, the range (max - min) of the systems' means; a
-    pair's p-value is ``(b + 1) / (B + 1)`` with ``b`` the resamples whose
-    range reaches the pair's observed absolute mean difference. One maximum
-    over all systems: the p-values are adjusted for all pairs at once
-    (family-wise error).
+    every query independently by a uniform permutation (the same for every
+    metric) and records, per metric, the range (max - min) of the systems'
+    means; a pair's p-value is ``(b + 1) / (B + 1)`` with ``b`` the
+    resamples whose range reaches the pair's observed absolute mean
+    difference. One maximum over all systems: the p-values are adjusted for
+    all pairs at once (family-wise error).
+
+    Queries whose values are the same for every system add the same to
+    every system's sum, whatever the shuffle, and are left out of the
+    shuffles. The others are taken ``size`` at a time: a group's table holds
+    the sum of its queries' values for every choice of source system per
+    query, so one gathered row of all metrics serves ``size`` queries of a
+    resample. The resamples are split into tasks of at most 1024, each with
+    its own random stream spawned from ``rng``; chunk by chunk of query
+    groups, the tasks run on the threads the call may use
+    (:mod:`sklearn_rank_metrics._engine._threads`), each adding to its own
+    sums, so the p-values do not depend on the number of threads.
 
     Parameters
     ----------
@@ -300,21 +401,46 @@ def tukey_hsd_pvalues(values, pairs, n_resamples, rng):
     -------
     p_values : ndarray of shape (n_metrics, n_pairs)
     """
-    n, n_systems, n_metrics = values.shape
-    first, second = np.array(pairs, dtype=np.intp).T
+    _, n_systems, n_metrics = values.shape
+    first, second = np.array(pairs, dtype=np.intp).reshape(-1, 2).T
     sums = values.sum(axis=0)  # (n_systems, n_metrics)
     tolerance = _RELATIVE_TOLERANCE * np.abs(values).max(axis=1).sum(axis=0)
     threshold = np.abs(sums[first] - sums[second]).T - tolerance[:, None]  # (n_metrics, n_pairs)
-    by_metric = np.ascontiguousarray(np.moveaxis(values, 2, 0)).reshape(n_metrics, n * n_systems)
-    offsets = (np.arange(n, dtype=np.intp) * n_systems)[:, None]
-    rows = _rows_per_block(n * n_systems)
-    extreme = np.zeros((n_metrics, len(pairs)), dtype=np.int64)
-    for start in range(0, n_resamples, rows):
-        count = min(rows, n_resamples - start)
-        index = _shuffled_systems(count * n, n_systems, rng).reshape(count, n, n_systems)
-        index = index + offsets  # where system j's value of query i comes from, per resample
-        for metric in range(n_metrics):
-            resampled = by_metric[metric].take(index).sum(axis=1)  # (count, n_systems)
-            spread = resampled.max(axis=1) - resampled.min(axis=1)
-            extreme[metric] += (spread[:, None] >= threshold[metric]).sum(axis=0)
+    varying = values[np.any(values != values[:, :1], axis=(1, 2))]
+    row_bytes = 8 * n_metrics
+    size = _group_size(n_systems, row_bytes)
+    n_groups = -(-len(varying) // size)
+    grouped = np.zeros((n_groups * size, n_systems, n_metrics))  # padding queries of zeros add nothing
+    grouped[: len(varying)] = varying
+    grouped = grouped.reshape(n_groups, size, n_systems, n_metrics)
+    counts = _task_sizes(n_resamples)
+    children = np.random.SeedSequence(rng.integers(0, 2**63, size=4)).spawn(len(counts))
+    streams = [np.random.default_rng(child) for child in children]
+    resampled = [np.zeros((n_systems, count * n_metrics)) for count in counts]
+    per_chunk = max(1, min(
+        _TABLE_BYTES // (n_systems**size * row_bytes),
+        _GATHER_BYTES // (n_systems * max(counts) * row_bytes),
+        (1 << 16) // n_systems**size,  # row numbers in 16 bits
+    ))  # fmt: skip
+
+    def add_chunk(task, tables, n_chunk):
+        order = random_permutations(n_systems, size * n_chunk * counts[task], streams[task])
+        order = order.reshape(n_systems, size, n_chunk, counts[task])
+        resampled[task] += _permuted_sums(tables, order, n_systems)
+
+    with call_threads(len(varying) * n_resamples) as (pool, _):
+        for start in range(0, n_groups, per_chunk):
+            chunk = grouped[start : start + per_chunk]
+            tables = _group_tables(chunk)
+            jobs = [(task, tables, len(chunk)) for task in range(len(counts))]
+            if pool is None:
+                for job in jobs:
+                    add_chunk(*job)
+            else:
+                list(pool.map(lambda job: add_chunk(*job), jobs))
+    extreme = np.zeros(threshold.shape, dtype=np.int64)
+    for count, task_sums in zip(counts, resampled):
+        task_sums = task_sums.reshape(n_systems, count, n_metrics)
+        spread = task_sums.max(axis=0) - task_sums.min(axis=0)  # (count, n_metrics)
+        extreme += (spread[:, :, None] >= threshold).sum(axis=0)
     return (extreme + 1.0) / (n_resamples + 1.0)
