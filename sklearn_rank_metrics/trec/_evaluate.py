@@ -14,13 +14,14 @@ import os
 import numpy as np
 
 from .._engine._factorize import run_starts
-from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED, Judgments
+from .._engine._judgments import Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
+from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
 from ._files import import_pandas
 from ._read import (
     QRELS,
@@ -186,21 +187,18 @@ def evaluate_run(
     PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
     requests = requests_for(metrics, "evaluate_run")
     pd = import_pandas("evaluate_run")
-    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
-    run, run_name = _frame(pd, run, RUN, read_trec_run)
-
-    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
-        pd, run, qrels, run_name, qrels_name
-    )
-    grades = qrels["relevance"].to_numpy(dtype=np.int64)
-    labels = _run_labels(run_keys, judged_keys, grades)
-    del run_keys, judged_keys
-    scores = run["score"].to_numpy(dtype=np.float64)
+    joined = None
+    if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
+        joined = read_joined(qrels, run)
+    if joined is None:
+        joined = _join_frames(pd, qrels, run)
+    query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids = joined
+    del joined
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
         in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
-        rows = rows[_trec_eval_order(pd, run, run_queries, trec_scores, rows, in_order)]
+        rows = rows[_trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)]
     if max_docs is not None:
         rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
     if ties == "trec_eval":
@@ -254,6 +252,27 @@ def _frame(pd, given, fmt, read):
     return given, f"the {fmt.kind} DataFrame"
 
 
+def _join_frames(pd, qrels, run):
+    """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them."""
+    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
+    run, run_name = _frame(pd, run, RUN, read_trec_run)
+    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
+        pd, run, qrels, run_name, qrels_name
+    )
+    grades = qrels["relevance"].to_numpy(dtype=np.int64)
+    labels = _run_labels(run_keys, judged_keys, grades)
+    doc_ids = run["doc_id"]
+    return JoinedRun(
+        query_ids,
+        run_queries,
+        judged_queries,
+        grades,
+        labels,
+        run["score"].to_numpy(dtype=np.float64),
+        lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
+    )
+
+
 def _joint_codes(pd, run, qrels, run_name, qrels_name):
     """Codes of both files' ids, each (query, document) pair checked to appear once.
 
@@ -276,10 +295,9 @@ def _joint_codes(pd, run, qrels, run_name, qrels_name):
     check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
     run_queries, run_ids = query_codes(pd, _strings(pd, run["query_id"]))
     check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
-    run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
-    query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
-    run_queries = np.searchsorted(query_ids, run_ids)[run_queries]
-    judged_queries = np.searchsorted(query_ids, judged_ids)[judged_queries]
+    query_ids, run_queries, judged_queries = joint_query_codes(
+        run_queries, run_ids, judged_queries, judged_ids
+    )
     run_keys = run_queries * np.int64(n_docs) + docs[n_judged:]
     judged_keys = judged_queries * np.int64(n_docs) + docs[:n_judged]
     return query_ids, run_queries, run_keys, judged_queries, judged_keys
@@ -294,11 +312,6 @@ def _strings(pd, column):
     return column.astype(str)
 
 
-def _unicode(ids):
-    """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
-    return np.asarray(ids, dtype=object).astype(str).reshape(-1)
-
-
 def _run_labels(run_keys, judged_keys, grades):
     """trec_eval's label of every retrieved document: its grade, or an unjudged code.
 
@@ -306,17 +319,14 @@ def _run_labels(run_keys, judged_keys, grades):
     found among them by binary search: for a run grouped by query the
     searches of one query stay in its few judged keys.
     """
-    labels = np.full(run_keys.shape[0], NOT_JUDGED, dtype=np.int64)
     if not judged_keys.shape[0]:
-        return labels
+        return judged_labels(run_keys.shape[0], [], [], grades)
     order = np.argsort(judged_keys)
     sorted_keys = judged_keys[order]
     position = np.searchsorted(sorted_keys, run_keys)
     np.minimum(position, sorted_keys.shape[0] - 1, out=position)
     found = np.flatnonzero(sorted_keys[position] == run_keys)
-    found_grades = grades[order[position[found]]]
-    labels[found] = np.where(found_grades >= 0, found_grades, JUDGED_UNJUDGED)
-    return labels
+    return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
 
 
 def _judged_query_rows(run_queries, judged_queries, query_ids):
@@ -374,7 +384,7 @@ def _in_trec_eval_order(queries, scores):
     return bool(((scores[1:] <= scores[:-1]) | ~same).all())
 
 
-def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
+def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
     """A permutation of ``rows`` putting the documents of every tie in descending doc id order.
 
     trec_eval sorts by score, then by document id (byte order), both
@@ -394,9 +404,8 @@ def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
     permutation = np.arange(rows.shape[0])
     if tied.shape[0]:
-        doc_ids = run["doc_id"].iloc[rows[tied]].astype(str).to_numpy(dtype=object)
         ordered = pd.DataFrame(
-            {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids}
+            {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
         ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
         permutation[tied] = tied[ordered.index.to_numpy()]
     return permutation

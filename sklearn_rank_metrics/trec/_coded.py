@@ -1,0 +1,301 @@
+"""The join of a run and its qrels on codes, and its fast path from files.
+
+:func:`evaluate_run` gives every retrieved document trec_eval's label (its
+grade, or a negative code when it is unjudged) and every query a code into
+the sorted query ids. :class:`JoinedRun` holds the outcome, whatever path made
+it. :func:`read_joined` makes it from two files without a Python object per
+line:
+
+- both files are read by pyarrow's CSV reader into Arrow arrays
+  (:func:`~._arrow.read_arrow_columns`);
+- query ids get codes from runs of equal ids (TREC files are grouped by
+  query), else from Arrow's dictionary encoding; only the distinct ids become
+  Python strings;
+- document ids are hashed to 64 bits in NumPy, straight from the Arrow
+  buffers (:func:`string_hashes`), and each (query, document) pair of either
+  file to one 64-bit key;
+- one table of the qrels' keys (:class:`KeyTable`) finds the judgment of
+  every retrieved document, and the keys of each file are checked to appear
+  once.
+
+A hash only proposes: every judgment found is confirmed by comparing the
+query codes and the document ids themselves. A repeated key (a duplicate
+pair, or two pairs with one hash), a failed confirmation or a file pyarrow
+does not read exactly as pandas returns None, and the DataFrame path then
+reads, checks (naming the line or the duplicate pair) and joins.
+"""
+
+import os
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from .._engine._factorize import code_dtype
+from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
+from ._arrow import read_arrow_columns
+from ._files import normalize, read_bytes
+
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_C1 = np.uint64(0xFF51AFD7ED558CCD)
+_C2 = np.uint64(0xC4CEB9FE1A85EC53)
+_SHIFT, _HALF = np.uint64(29), np.uint64(33)
+# _LOW_BYTES[k] keeps the low k bytes of a little-endian word.
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=object).astype(np.uint64)
+
+
+class JoinedRun(NamedTuple):
+    """A run joined with its qrels on codes.
+
+    ``query_ids``: the sorted query ids of both (the order trec_eval prints),
+    as a NumPy unicode array; ``run_queries`` and ``judged_queries``: the
+    query code of every run and qrels row; ``grades``: the qrels' relevance;
+    ``labels``: trec_eval's label of every run row; ``scores``: the run's
+    scores (float64); ``doc_ids(rows)``: the document ids of run rows, as an
+    object array of strings.
+    """
+
+    query_ids: np.ndarray
+    run_queries: np.ndarray
+    judged_queries: np.ndarray
+    grades: np.ndarray
+    labels: np.ndarray
+    scores: np.ndarray
+    doc_ids: Callable
+
+
+def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
+    """``(query_ids, run_queries, judged_queries)``: both files' codes into the sorted ids.
+
+    ``run_ids[run_queries]`` (``judged_ids[judged_queries]``) are the ids of
+    the rows, one entry per distinct id.
+    """
+    run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
+    query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
+    run_queries = np.searchsorted(query_ids, run_ids)[run_queries]
+    judged_queries = np.searchsorted(query_ids, judged_ids)[judged_queries]
+    return query_ids, run_queries, judged_queries
+
+
+def _unicode(ids):
+    """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
+    if hasattr(ids, "to_numpy") and not hasattr(ids, "dtype"):  # an Arrow array
+        ids = ids.to_numpy(zero_copy_only=False)
+    return np.asarray(ids, dtype=object).astype(str).reshape(-1)
+
+
+def judged_labels(n_rows, run_rows, judged_rows, grades):
+    """trec_eval's label of each of ``n_rows`` run rows; ``run_rows`` are judged by ``judged_rows``.
+
+    The label is the grade, ``JUDGED_UNJUDGED`` for a negative grade and
+    ``NOT_JUDGED`` for a document the qrels do not judge for its query.
+    """
+    labels = np.full(n_rows, NOT_JUDGED, dtype=np.int64)
+    found = grades[judged_rows]
+    labels[run_rows] = np.where(found >= 0, found, JUDGED_UNJUDGED)
+    return labels
+
+
+def read_joined(qrels_path, run_path):
+    """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide."""
+    from ._read import QRELS, RUN
+
+    qrels = read_arrow_columns(normalize(read_bytes(qrels_path), os.fspath(qrels_path)), QRELS)
+    if qrels is None:
+        return None
+    run = read_arrow_columns(normalize(read_bytes(run_path), os.fspath(run_path)), RUN)
+    if run is None:
+        return None
+    import pyarrow.compute as pc
+
+    query_ids, run_queries, judged_queries = joint_query_codes(
+        *_query_codes(pc, run["query_id"]), *_query_codes(pc, qrels["query_id"])
+    )
+    judged_keys = pair_keys(judged_queries, string_hashes(qrels["doc_id"]))
+    judged = KeyTable(judged_keys)
+    del judged_keys
+    if judged.repeated:
+        return None
+    run_keys = pair_keys(run_queries, string_hashes(run["doc_id"]))
+    if KeyTable(run_keys, find=False).repeated:
+        return None
+    rows = judged.find(run_keys)
+    del run_keys
+    run_rows = np.flatnonzero(rows >= 0)
+    judged_rows = rows[run_rows]
+    # Confirm every judgment found: the same query and the same document id.
+    if not (run_queries[run_rows] == judged_queries[judged_rows]).all():
+        return None
+    same = pc.equal(pc.take(run["doc_id"], run_rows), pc.take(qrels["doc_id"], judged_rows))
+    if pc.all(same).as_py() is False:
+        return None
+    grades = qrels["relevance"]
+    docs = run["doc_id"]
+    return JoinedRun(
+        query_ids,
+        run_queries,
+        judged_queries,
+        grades,
+        judged_labels(run_queries.shape[0], run_rows, judged_rows, grades),
+        run["score"],
+        lambda rows: pc.take(docs, rows).to_numpy(zero_copy_only=False),
+    )
+
+
+def _query_codes(pc, column):
+    """``(codes, ids)`` of an Arrow string column: ``ids[codes]`` are its values.
+
+    From runs of equal ids when each query is one run of lines, as in most
+    TREC files; else from Arrow's dictionary encoding.
+    """
+    n = len(column)
+    change = pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy()
+    starts = np.flatnonzero(np.concatenate(([True], change)))
+    ids = pc.take(column, starts)
+    if pc.count_distinct(ids).as_py() == starts.shape[0]:
+        return np.cumsum(np.concatenate(([False], change)), dtype=np.intp), ids
+    encoded = pc.dictionary_encode(column)  # one dictionary for every chunk
+    codes = np.concatenate([chunk.indices.to_numpy() for chunk in encoded.chunks])
+    return codes, encoded.chunks[-1].dictionary
+
+
+def _finalize(x):
+    """MurmurHash3's 64-bit finalizer, in place: every input bit moves every output bit."""
+    with np.errstate(over="ignore"):
+        x ^= x >> _HALF
+        x *= _C1
+        x ^= x >> _HALF
+        x *= _C2
+        x ^= x >> _HALF
+    return x
+
+
+def _absorb(hashes, words):
+    """Mix one more word of each string into its hash, in place."""
+    with np.errstate(over="ignore"):
+        hashes ^= words
+        hashes *= _C1
+        hashes ^= hashes >> _SHIFT
+
+
+def string_hashes(column):
+    """A 64-bit hash of every string of an Arrow string array (chunked or not).
+
+    A function of the string's bytes alone (the same in any chunk): its
+    length, then its bytes eight at a time as little-endian words, the last
+    one padded with zeros, each mixed in; finalized so that all bits are
+    uniform. Equal strings have equal hashes; unequal ones nearly never.
+    """
+    chunks = getattr(column, "chunks", [column])
+    if not chunks:
+        return np.zeros(0, dtype=np.uint64)
+    return np.concatenate([_chunk_hashes(chunk) for chunk in chunks])
+
+
+def _chunk_hashes(chunk):
+    n = len(chunk)
+    _, offset_buffer, data_buffer = chunk.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=np.int32, count=n + 1, offset=chunk.offset * 4)
+    lengths = np.diff(offsets)
+    first, size = int(offsets[0]), int(offsets[-1] - offsets[0])
+    hashes = lengths.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        hashes *= _MIX
+    if not n or not size:
+        return _finalize(hashes)
+    data = np.frombuffer(data_buffer, dtype=np.uint8, count=size, offset=first)
+    longest = int(lengths.max())
+    n_words = -(-longest // 8)
+    if int(lengths.min()) == longest:
+        # Strings of one length lie end to end: rows of a matrix, padded to whole words.
+        words = np.zeros((n, 8 * n_words), dtype=np.uint8)
+        words[:, :longest] = data.reshape(n, longest)
+        words = words.view("<u8")
+        for word in range(n_words):
+            _absorb(hashes, words[:, word])
+        return _finalize(hashes)
+    # Eight bytes read at any string's start: an unaligned view of the bytes,
+    # eight zeros after the last.
+    padded = np.zeros(size + 8, dtype=np.uint8)
+    padded[:size] = data
+    windows = np.ndarray((size + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    starts = offsets[:-1].astype(np.intp)
+    starts -= first
+    rows = None  # every row
+    for word in range(n_words):
+        if word and rows is None and int(lengths.min()) <= 8 * word:
+            rows = np.flatnonzero(lengths > 8 * word)
+        if rows is None:
+            values = windows[starts]
+            values &= _LOW_BYTES[np.minimum(lengths - 8 * word, 8)]
+            _absorb(hashes, values)
+        else:
+            values = windows[starts[rows]]
+            values &= _LOW_BYTES[np.minimum(lengths[rows] - 8 * word, 8)]
+            part = hashes[rows]
+            _absorb(part, values)
+            hashes[rows] = part
+            rows = rows[lengths[rows] > 8 * (word + 1)]
+        starts += 8
+    return _finalize(hashes)
+
+
+def pair_keys(query_codes, doc_hashes):
+    """One 64-bit key per (query, document) pair, equal for equal pairs."""
+    keys = query_codes.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        keys *= _MIX
+    keys ^= doc_hashes
+    return _finalize(keys)
+
+
+class KeyTable:
+    """The row of each 64-bit key (uniform in its high bits), found by scatter and gather.
+
+    Each key's row goes to slot ``key >> (64 - bits)`` of a table of at
+    least twice as many slots as keys (one vectorized scatter: the last row
+    wins a slot); the rows that lost their slot are kept apart, sorted by
+    key. ``repeated`` says whether a key appears twice.
+    """
+
+    def __init__(self, keys, find=True):
+        n = keys.shape[0]
+        self.keys = keys
+        self.shift = np.uint64(64 - max((2 * n).bit_length(), 8))
+        slots = self._slots(keys)
+        rows = np.arange(n, dtype=code_dtype(n))
+        table = np.full(1 << (64 - int(self.shift)), -1, dtype=rows.dtype)
+        table[slots] = rows
+        winners = table[slots]
+        lost = np.flatnonzero(winners != rows)
+        lost_keys = keys[lost]
+        order = np.argsort(lost_keys)
+        self.spilled_keys, self.spilled_rows = lost_keys[order], lost[order]
+        # Equal keys share a slot: one of them won it, or another key did and
+        # both lost.
+        self.repeated = bool(
+            (lost_keys == keys[winners[lost]]).any()
+            or (self.spilled_keys[1:] == self.spilled_keys[:-1]).any()
+        )
+        if find:
+            self.table = table
+            self.spilled = np.zeros(table.shape[0], dtype=bool)
+            self.spilled[slots[lost]] = True
+
+    def _slots(self, keys):
+        return (keys >> self.shift).view(np.int64)
+
+    def find(self, keys):
+        """The row of each key, -1 for a key not in the table."""
+        slots = self._slots(keys)
+        rows = self.table[slots]
+        hit = self.keys[rows] == keys  # an empty slot (-1) reads the last key: checked below
+        hit &= rows >= 0
+        if self.spilled_rows.shape[0]:
+            maybe = np.flatnonzero(~hit & self.spilled[slots])
+            position = np.searchsorted(self.spilled_keys, keys[maybe])
+            np.minimum(position, self.spilled_keys.shape[0] - 1, out=position)
+            found = self.spilled_keys[position] == keys[maybe]
+            rows[maybe[found]] = self.spilled_rows[position[found]]
+            hit[maybe[found]] = True
+        rows[~hit] = -1
+        return rows
