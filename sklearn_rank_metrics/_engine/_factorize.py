@@ -753,6 +753,10 @@ def code_labels(labels, top=None, bottom=0):
         small = _small_integer_codes(labels, int(top))
         if small is not None:
             return LabelCodes(*small, float(top))
+    elif labels.dtype.kind == "i" and top - bottom < 1 << 16:
+        # Integers from a negative bottom (unjudged documents): shifted to start at 0.
+        small = _small_integer_codes(np.subtract(labels, int(bottom), dtype=np.int64), int(top - bottom))
+        return LabelCodes(small[0], small[1] + bottom, float(top))
     values = _distinct_values(labels)
     if values is None:
         return LabelCodes(None, None, float(top))

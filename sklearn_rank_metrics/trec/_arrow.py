@@ -70,7 +70,7 @@ def _read_table(modules, data, fmt, integer_type):
     # Two delimiters in a row, or one at a line's start or end, make an empty
     # field (an empty number is refused above); pandas reads such lines.
     for name in names:
-        if name not in types and table.num_rows and pc.min(pc.binary_length(table[name])).as_py() == 0:
+        if name not in types and pc.min(pc.binary_length(table[name])).as_py() == 0:
             return None
     return table
 

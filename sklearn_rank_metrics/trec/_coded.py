@@ -26,7 +26,8 @@ reads, checks (naming the line or the duplicate pair) and joins.
 """
 
 import os
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -110,18 +111,19 @@ def read_joined(qrels_path, run_path):
     query_ids, run_queries, judged_queries = joint_query_codes(
         *_query_codes(pc, run["query_id"]), *_query_codes(pc, qrels["query_id"])
     )
-    judged_keys = pair_keys(judged_queries, string_hashes(qrels["doc_id"]))
-    judged = KeyTable(judged_keys)
-    del judged_keys
-    if judged.repeated:
-        return None
-    run_keys = pair_keys(run_queries, string_hashes(run["doc_id"]))
-    if KeyTable(run_keys, find=False).repeated:
-        return None
-    rows = judged.find(run_keys)
+    run_keys = pair_keys(run_queries, run["doc_id"])
+    ranked = KeyTable(run_keys)
     del run_keys
-    run_rows = np.flatnonzero(rows >= 0)
-    judged_rows = rows[run_rows]
+    if ranked.repeated:
+        return None
+    judged_keys = pair_keys(judged_queries, qrels["doc_id"])
+    if KeyTable(judged_keys, find=False).repeated:
+        return None
+    # The qrels are the smaller file: each of their pairs is looked up among the run's.
+    rows = ranked.find(judged_keys)
+    del ranked, judged_keys
+    judged_rows = np.flatnonzero(rows >= 0)
+    run_rows = rows[judged_rows]
     # Confirm every judgment found: the same query and the same document id.
     if not (run_queries[run_rows] == judged_queries[judged_rows]).all():
         return None
@@ -147,25 +149,23 @@ def _query_codes(pc, column):
     From runs of equal ids when each query is one run of lines, as in most
     TREC files; else from Arrow's dictionary encoding.
     """
+    column = column.combine_chunks()  # short ids: a small copy, then plain slices
     n = len(column)
-    change = pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy()
+    change = pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     starts = np.flatnonzero(np.concatenate(([True], change)))
     ids = pc.take(column, starts)
     if pc.count_distinct(ids).as_py() == starts.shape[0]:
         return np.cumsum(np.concatenate(([False], change)), dtype=np.intp), ids
-    encoded = pc.dictionary_encode(column)  # one dictionary for every chunk
-    codes = np.concatenate([chunk.indices.to_numpy() for chunk in encoded.chunks])
-    return codes, encoded.chunks[-1].dictionary
+    encoded = pc.dictionary_encode(column)
+    return encoded.indices.to_numpy(), encoded.dictionary
 
 
 def _finalize(x):
-    """MurmurHash3's 64-bit finalizer, in place: every input bit moves every output bit."""
+    """A finalizer in the manner of MurmurHash3's, in place: every input bit moves the high bits."""
     with np.errstate(over="ignore"):
         x ^= x >> _HALF
-        x *= _C1
-        x ^= x >> _HALF
         x *= _C2
-        x ^= x >> _HALF
+        x ^= x >> _SHIFT
     return x
 
 
@@ -177,21 +177,26 @@ def _absorb(hashes, words):
         hashes ^= hashes >> _SHIFT
 
 
-def string_hashes(column):
-    """A 64-bit hash of every string of an Arrow string array (chunked or not).
+def string_hashes(column, seeds):
+    """A 64-bit hash of every string of an Arrow string array (chunked or not), seeded per row.
 
-    A function of the string's bytes alone (the same in any chunk): its
-    length, then its bytes eight at a time as little-endian words, the last
-    one padded with zeros, each mixed in; finalized so that all bits are
-    uniform. Equal strings have equal hashes; unequal ones nearly never.
+    A function of the row's seed (an unsigned 64-bit integer) and of the
+    string's bytes alone (the same in any chunk): the seed and the length,
+    then the bytes eight at a time as little-endian words, the last one
+    padded with zeros, each mixed in. Equal strings with equal seeds have
+    equal hashes; others nearly never. Not finalized: its high bits are not
+    yet uniform.
     """
     chunks = getattr(column, "chunks", [column])
-    if not chunks:
-        return np.zeros(0, dtype=np.uint64)
-    return np.concatenate([_chunk_hashes(chunk) for chunk in chunks])
+    hashes, start = np.empty(len(column), dtype=np.uint64), 0
+    for chunk in chunks:
+        stop = start + len(chunk)
+        hashes[start:stop] = _chunk_hashes(chunk, seeds[start:stop])
+        start = stop
+    return hashes
 
 
-def _chunk_hashes(chunk):
+def _chunk_hashes(chunk, seeds):
     n = len(chunk)
     _, offset_buffer, data_buffer = chunk.buffers()
     offsets = np.frombuffer(offset_buffer, dtype=np.int32, count=n + 1, offset=chunk.offset * 4)
@@ -200,8 +205,9 @@ def _chunk_hashes(chunk):
     hashes = lengths.astype(np.uint64)
     with np.errstate(over="ignore"):
         hashes *= _MIX
+        hashes += seeds
     if not n or not size:
-        return _finalize(hashes)
+        return hashes
     data = np.frombuffer(data_buffer, dtype=np.uint8, count=size, offset=first)
     longest = int(lengths.max())
     n_words = -(-longest // 8)
@@ -212,7 +218,7 @@ def _chunk_hashes(chunk):
         words = words.view("<u8")
         for word in range(n_words):
             _absorb(hashes, words[:, word])
-        return _finalize(hashes)
+        return hashes
     # Eight bytes read at any string's start: an unaligned view of the bytes,
     # eight zeros after the last.
     padded = np.zeros(size + 8, dtype=np.uint8)
@@ -236,30 +242,36 @@ def _chunk_hashes(chunk):
             hashes[rows] = part
             rows = rows[lengths[rows] > 8 * (word + 1)]
         starts += 8
-    return _finalize(hashes)
+    return hashes
 
 
-def pair_keys(query_codes, doc_hashes):
-    """One 64-bit key per (query, document) pair, equal for equal pairs."""
-    keys = query_codes.astype(np.uint64)
+def pair_keys(query_codes, doc_ids):
+    """One 64-bit key per (query, document) pair, equal for equal pairs, uniform in every bit."""
+    seeds = query_codes.astype(np.uint64)
     with np.errstate(over="ignore"):
-        keys *= _MIX
-    keys ^= doc_hashes
-    return _finalize(keys)
+        seeds *= _C2
+    return _finalize(string_hashes(doc_ids, seeds))
 
 
 class KeyTable:
     """The row of each 64-bit key (uniform in its high bits), found by scatter and gather.
 
     Each key's row goes to slot ``key >> (64 - bits)`` of a table of at
-    least twice as many slots as keys (one vectorized scatter: the last row
-    wins a slot); the rows that lost their slot are kept apart, sorted by
-    key. ``repeated`` says whether a key appears twice.
+    least twice as many slots as keys (one vectorized scatter: one of the
+    rows that share a slot wins it); the keys that lost their slot go to a
+    table of their own, and so on until none is left (each level holds
+    about a fifth of the one before). ``repeated`` says whether a key
+    may appear twice: equal keys share a slot at every level, so at some
+    level one of them wins it and the other finds its own key there; a
+    level where most keys lost (keys crowded into few slots) counts too.
     """
 
-    def __init__(self, keys, find=True):
+    def __init__(self, keys, find=True, level=0):
         n = keys.shape[0]
         self.keys = keys
+        # Keys that shared a slot share its high bits: each level multiplies
+        # them by its own odd number first.
+        self.multiplier = np.uint64((0x9E3779B97F4A7C15 * level | 1) % 2**64)
         self.shift = np.uint64(64 - max((2 * n).bit_length(), 8))
         slots = self._slots(keys)
         rows = np.arange(n, dtype=code_dtype(n))
@@ -268,20 +280,25 @@ class KeyTable:
         winners = table[slots]
         lost = np.flatnonzero(winners != rows)
         lost_keys = keys[lost]
-        order = np.argsort(lost_keys)
-        self.spilled_keys, self.spilled_rows = lost_keys[order], lost[order]
-        # Equal keys share a slot: one of them won it, or another key did and
-        # both lost.
-        self.repeated = bool(
+        # Keys crowded into few slots (a hash unfit for these ids) count as
+        # repeated: the caller then takes its exact path.
+        self.repeated = 2 * lost.shape[0] > max(n, 64) or bool(
             (lost_keys == keys[winners[lost]]).any()
-            or (self.spilled_keys[1:] == self.spilled_keys[:-1]).any()
         )
+        self.lost_rows = lost
+        self.lost = None
+        if lost.shape[0] and not self.repeated:
+            self.lost = KeyTable(lost_keys, find, level + 1)
+            self.repeated = self.lost.repeated
         if find:
             self.table = table
             self.spilled = np.zeros(table.shape[0], dtype=bool)
             self.spilled[slots[lost]] = True
 
     def _slots(self, keys):
+        if self.multiplier != 1:
+            with np.errstate(over="ignore"):
+                keys = keys * self.multiplier
         return (keys >> self.shift).view(np.int64)
 
     def find(self, keys):
@@ -290,12 +307,9 @@ class KeyTable:
         rows = self.table[slots]
         hit = self.keys[rows] == keys  # an empty slot (-1) reads the last key: checked below
         hit &= rows >= 0
-        if self.spilled_rows.shape[0]:
-            maybe = np.flatnonzero(~hit & self.spilled[slots])
-            position = np.searchsorted(self.spilled_keys, keys[maybe])
-            np.minimum(position, self.spilled_keys.shape[0] - 1, out=position)
-            found = self.spilled_keys[position] == keys[maybe]
-            rows[maybe[found]] = self.spilled_rows[position[found]]
-            hit[maybe[found]] = True
         rows[~hit] = -1
+        if self.lost is not None:
+            maybe = np.flatnonzero(~hit & self.spilled[slots])
+            found = self.lost.find(keys[maybe])
+            rows[maybe] = np.where(found >= 0, self.lost_rows[found], -1)
         return rows

@@ -222,7 +222,7 @@ def evaluate_run(
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",
-        judgments=Judgments(judged_queries, grades, np.unique(empty_queries)),
+        judgments=Judgments(judged_queries, grades, _present(empty_queries, query_ids.shape[0])),
         trec_eval_version=trec_eval_version,
     )
     results = results.with_query_ids(query_ids[results.query_ids])
@@ -352,8 +352,9 @@ def _judged_query_rows(run_queries, judged_queries, query_ids):
 
 def _warn_unranked(judged_queries, ranked_queries, query_ids):
     """Count the judged queries with no retrieved document, left out of the means."""
-    judged = np.unique(judged_queries)
-    missing = judged[~np.isin(judged, ranked_queries)]
+    n_queries = query_ids.shape[0]
+    judged = _present(judged_queries, n_queries)
+    missing = np.setdiff1d(judged, _present(ranked_queries, n_queries), assume_unique=True)
     if missing.shape[0]:
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
@@ -362,6 +363,13 @@ def _warn_unranked(judged_queries, ranked_queries, query_ids):
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
+
+
+def _present(queries, n_queries):
+    """The sorted distinct codes of ``queries``, codes below ``n_queries``."""
+    present = np.zeros(n_queries, dtype=bool)
+    present[queries] = True
+    return np.flatnonzero(present)
 
 
 def _single_precision(scores):
