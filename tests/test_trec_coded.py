@@ -17,11 +17,11 @@ pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow", reason="the Arrow path needs pyarrow")
 
 from sklearn_rank_metrics.trec import (  # noqa: E402
+    _coded,  # noqa: E402
     evaluate_run,
     read_trec_qrels,
     read_trec_run,
 )
-from sklearn_rank_metrics.trec import _coded  # noqa: E402
 from sklearn_rank_metrics.trec._coded import (  # noqa: E402
     KeyTable,
     pair_keys,

@@ -1,12 +1,15 @@
 """``evaluate_run``: a TREC run scored against its qrels with trec_eval's conventions.
 
 The run and the qrels are joined without a Python loop: query ids are
-factorized jointly (codes in sorted-id order, the order trec_eval prints),
-document ids are looked up in the table of judged ids, and each retrieved
-document gets trec_eval's label (its grade, or a negative code when it is
-unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). The engine
-then ranks the run once and takes R, the ideal DCG and every other total
-from the judged documents.
+coded jointly (codes in sorted-id order, the order trec_eval prints), each
+(query, document) pair of the run is found among the judged ones, and each
+retrieved document gets trec_eval's label (its grade, or a negative code when
+it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). Two
+files are joined on Arrow arrays with no Python object per line
+(:mod:`._coded`); DataFrames, and files that path leaves to pandas, by
+factorizing the ids (:func:`_join_frames`). The engine then ranks the run
+once and takes R, the ideal DCG and every other total from the judged
+documents.
 """
 
 import os
@@ -139,6 +142,13 @@ def evaluate_run(
 
     Notes
     -----
+    Given two paths, with pyarrow installed, the files are read into Arrow
+    arrays and joined on hashed (query, document) keys, every match
+    confirmed on the ids themselves, without a Python object per line; a
+    file pyarrow does not read exactly as pandas does, or a repeated pair,
+    sends both files to pandas' readers, which name the malformed line or
+    the duplicate pair. Both ways give the same numbers.
+
     With ``ties="trec_eval"`` every measure equals trec_eval's, of the
     version ``trec_eval_version`` names. trec_eval 9 keeps scores in single
     precision (a C ``float``): scores that differ only beyond float32's 24
@@ -198,7 +208,7 @@ def evaluate_run(
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
         in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
-        rows = rows[_trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)]
+        rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)
     if max_docs is not None:
         rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
     if ties == "trec_eval":
@@ -393,7 +403,7 @@ def _in_trec_eval_order(queries, scores):
 
 
 def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
-    """A permutation of ``rows`` putting the documents of every tie in descending doc id order.
+    """``rows`` reordered so that the documents of every tie come in descending doc id order.
 
     trec_eval sorts by score, then by document id (byte order), both
     descending. Only documents that tie with another of their query need
@@ -405,18 +415,22 @@ def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
     """
     queries, row_scores = run_queries[rows], scores[rows]
     if in_order:
-        lengths = _run_lengths(run_starts(queries, row_scores), rows.shape[0])
+        starts = run_starts(queries, row_scores)
+        if starts.shape[0] == rows.shape[0]:
+            return rows  # no tie
+        lengths = _run_lengths(starts, rows.shape[0])
         tied = np.flatnonzero(np.repeat(lengths > 1, lengths))
     else:
         frame = pd.DataFrame({"query": queries, "score": row_scores})
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
-    permutation = np.arange(rows.shape[0])
-    if tied.shape[0]:
-        ordered = pd.DataFrame(
-            {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
-        ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
-        permutation[tied] = tied[ordered.index.to_numpy()]
-    return permutation
+    if not tied.shape[0]:
+        return rows
+    ordered = pd.DataFrame(
+        {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
+    ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
+    rows = rows.copy()
+    rows[tied] = rows[tied[ordered.index.to_numpy()]]
+    return rows
 
 
 def _first_per_query(queries, scores, max_docs, in_order):
