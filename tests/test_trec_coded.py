@@ -211,14 +211,27 @@ def test_string_hashes_depend_on_the_strings_alone():
 
 def test_key_table_finds_every_key_and_sees_repeats():
     rng = np.random.default_rng(0)
-    keys = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64) * np.uint64(2) + 1
-    table = KeyTable(keys)
+    n = 5000
+    keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + 1
+    # Queries of very different sizes, interleaved; one key in two queries.
+    queries = np.minimum(rng.geometric(0.01, n), 40)[rng.permutation(n)]
+    keys[1] = keys[0]
+    queries[1] = (queries[0] + 1) % 41
+    table = KeyTable(keys, queries, 41)
     assert not table.repeated
-    queries = np.concatenate((keys[::7], keys[:50] + np.uint64(2)))
-    expected = {int(key): row for row, key in enumerate(keys)}
-    found = table.find(queries)
-    assert found.tolist() == [expected.get(int(key), -1) for key in queries]
+    wanted = np.concatenate((np.arange(0, n, 7), [0, 1, 2]))
+    wanted_keys = np.concatenate((keys[wanted], keys[:50] + np.uint64(2)))
+    wanted_queries = np.concatenate((queries[wanted], queries[:50]))
+    wanted_queries[-51] = (queries[2] + 3) % 41  # keys[2] asked in another query
+    expected = {(int(k), int(q)): row for row, (k, q) in enumerate(zip(keys, queries))}
+    found = table.find(wanted_keys, wanted_queries)
+    assert found.tolist() == [
+        expected.get((int(k), int(q)), -1) for k, q in zip(wanted_keys, wanted_queries)
+    ]
     for where in (0, 2500, 4999):
-        assert KeyTable(np.append(keys, keys[where]), find=False).repeated
+        twice = KeyTable(np.append(keys, keys[where]), np.append(queries, queries[where]), 41,
+                         find=False)  # fmt: skip
+        assert twice.repeated
     # Keys crowded in few slots are reported as maybe repeated: the caller's exact path.
-    assert KeyTable(np.arange(1000, dtype=np.uint64), find=False).repeated
+    crowded = np.zeros(1000, dtype=np.uint64)
+    assert KeyTable(crowded + np.arange(1000, dtype=np.uint64), np.zeros(1000, np.intp), 1).repeated

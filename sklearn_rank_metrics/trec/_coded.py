@@ -111,22 +111,21 @@ def read_joined(qrels_path, run_path):
     query_ids, run_queries, judged_queries = joint_query_codes(
         *_query_codes(pc, run["query_id"]), *_query_codes(pc, qrels["query_id"])
     )
+    n_queries = query_ids.shape[0]
     run_keys = pair_keys(run_queries, run["doc_id"])
-    ranked = KeyTable(run_keys)
+    ranked = KeyTable(run_keys, run_queries, n_queries)
     del run_keys
     if ranked.repeated:
         return None
     judged_keys = pair_keys(judged_queries, qrels["doc_id"])
-    if KeyTable(judged_keys, find=False).repeated:
+    if KeyTable(judged_keys, judged_queries, n_queries, find=False).repeated:
         return None
     # The qrels are the smaller file: each of their pairs is looked up among the run's.
-    rows = ranked.find(judged_keys)
+    rows = ranked.find(judged_keys, judged_queries)
     del ranked, judged_keys
     judged_rows = np.flatnonzero(rows >= 0)
     run_rows = rows[judged_rows]
-    # Confirm every judgment found: the same query and the same document id.
-    if not (run_queries[run_rows] == judged_queries[judged_rows]).all():
-        return None
+    # Confirm every judgment found (the table compared the queries): the same document id.
     same = pc.equal(pc.take(run["doc_id"], run_rows), pc.take(qrels["doc_id"], judged_rows))
     if pc.all(same).as_py() is False:
         return None
@@ -254,62 +253,70 @@ def pair_keys(query_codes, doc_ids):
 
 
 class KeyTable:
-    """The row of each 64-bit key (uniform in its high bits), found by scatter and gather.
+    """The row of each (query, 64-bit key) pair, found by scatter and gather.
 
-    Each key's row goes to slot ``key >> (64 - bits)`` of a table of at
-    least twice as many slots as keys (one vectorized scatter: one of the
-    rows that share a slot wins it); the keys that lost their slot go to a
-    table of their own, and so on until none is left (each level holds
-    about a fifth of the one before). ``repeated`` says whether a key
-    may appear twice: equal keys share a slot at every level, so at some
-    level one of them wins it and the other finds its own key there; a
-    level where most keys lost (keys crowded into few slots) counts too.
+    The table gives each query a region of twice as many slots as it has
+    keys, so that the rows of a query (neighbours in a file grouped by
+    query) meet in a few cache lines: a key's slot in its query's region is
+    taken from its high bits. One vectorized scatter gives each slot one of
+    the rows that share it; the keys that lost their slot go to a table of
+    their own, which takes other bits of the keys, and so on until none is
+    left (each level holds about a fifth of the one before). ``repeated``
+    says whether a pair may appear twice: equal pairs share a slot at every
+    level, so at some level one of them wins it and the other finds its own
+    key there; a level where most keys lost (a hash unfit for these ids)
+    counts too, and the caller then takes its exact path.
     """
 
-    def __init__(self, keys, find=True, level=0):
+    def __init__(self, keys, queries, n_queries, find=True, level=0):
         n = keys.shape[0]
-        self.keys = keys
-        # Keys that shared a slot share its high bits: each level multiplies
-        # them by its own odd number first.
+        self.keys, self.queries = keys, queries
+        # Level 0 reads the keys' high bits; each further level first
+        # multiplies them by its own odd number.
         self.multiplier = np.uint64((0x9E3779B97F4A7C15 * level | 1) % 2**64)
-        self.shift = np.uint64(64 - max((2 * n).bit_length(), 8))
-        slots = self._slots(keys)
+        counts = np.bincount(queries, minlength=n_queries)
+        self.sizes = 2 * counts.astype(np.uint64)
+        self.starts = np.cumsum(self.sizes) - self.sizes
+        slots = self._slots(keys, queries)
         rows = np.arange(n, dtype=code_dtype(n))
-        table = np.full(1 << (64 - int(self.shift)), -1, dtype=rows.dtype)
+        table = np.full(2 * n + 1, -1, dtype=rows.dtype)
         table[slots] = rows
         winners = table[slots]
         lost = np.flatnonzero(winners != rows)
         lost_keys = keys[lost]
-        # Keys crowded into few slots (a hash unfit for these ids) count as
-        # repeated: the caller then takes its exact path.
         self.repeated = 2 * lost.shape[0] > max(n, 64) or bool(
-            (lost_keys == keys[winners[lost]]).any()
+            ((lost_keys == keys[winners[lost]]) & (queries[lost] == queries[winners[lost]])).any()
         )
         self.lost_rows = lost
         self.lost = None
         if lost.shape[0] and not self.repeated:
-            self.lost = KeyTable(lost_keys, find, level + 1)
+            self.lost = KeyTable(lost_keys, queries[lost], n_queries, find, level + 1)
             self.repeated = self.lost.repeated
         if find:
             self.table = table
             self.spilled = np.zeros(table.shape[0], dtype=bool)
             self.spilled[slots[lost]] = True
 
-    def _slots(self, keys):
-        if self.multiplier != 1:
-            with np.errstate(over="ignore"):
-                keys = keys * self.multiplier
-        return (keys >> self.shift).view(np.int64)
+    def _slots(self, keys, queries):
+        """Each key's slot: in its query's region, at the place its high 32 bits say."""
+        with np.errstate(over="ignore"):
+            high = keys * self.multiplier if self.multiplier != 1 else keys.copy()
+            high >>= np.uint64(32)
+            high *= self.sizes[queries]
+        high >>= np.uint64(32)
+        high += self.starts[queries]
+        return high.view(np.int64)
 
-    def find(self, keys):
-        """The row of each key, -1 for a key not in the table."""
-        slots = self._slots(keys)
+    def find(self, keys, queries):
+        """The row of each (query, key) pair, -1 for a pair not in the table."""
+        slots = self._slots(keys, queries)
         rows = self.table[slots]
-        hit = self.keys[rows] == keys  # an empty slot (-1) reads the last key: checked below
+        # An empty slot (-1) reads the last row: checked below.
+        hit = (self.keys[rows] == keys) & (self.queries[rows] == queries)
         hit &= rows >= 0
         rows[~hit] = -1
         if self.lost is not None:
             maybe = np.flatnonzero(~hit & self.spilled[slots])
-            found = self.lost.find(keys[maybe])
+            found = self.lost.find(keys[maybe], queries[maybe])
             rows[maybe] = np.where(found >= 0, self.lost_rows[found], -1)
         return rows

@@ -204,13 +204,17 @@ def evaluate_run(
         joined = _join_frames(pd, qrels, run)
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids = joined
     del joined
+    # The run rows evaluated, in the order ranked; None: all of them, as they are.
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
-        in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
+        in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
         rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)
     if max_docs is not None:
-        rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
+        first = _first_per_query(
+            _take(run_queries, rows), _take(trec_scores, rows), max_docs, in_order
+        )
+        rows = _within(rows, first)
     if ties == "trec_eval":
         scores = trec_scores
     # Queries evaluated whatever is left of their ranking: every judged query
@@ -218,16 +222,16 @@ def evaluate_run(
     if missing_queries == "zero":
         empty_queries = judged_queries
     else:
-        empty_queries = run_queries[rows]
+        empty_queries = _take(run_queries, rows)
         _warn_unranked(judged_queries, empty_queries, query_ids)
     if judged_only:
-        rows = rows[labels[rows] >= 0]
+        rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
 
     results = evaluate_requests(
         requests,
-        labels[rows],
-        scores[rows],
-        qid=run_queries[rows],
+        _take(labels, rows),
+        _take(scores, rows),
+        qid=_take(run_queries, rows),
         gain=call_gain(requests, "linear"),
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
@@ -340,7 +344,7 @@ def _run_labels(run_keys, judged_keys, grades):
 
 
 def _judged_query_rows(run_queries, judged_queries, query_ids):
-    """Rows of the run whose query has judgments; the others are counted in a warning."""
+    """Rows of the run whose query has judgments, None for all; the others are counted in a warning."""
     judged = np.zeros(query_ids.shape[0], dtype=bool)
     judged[judged_queries] = True
     keep = judged[run_queries]
@@ -357,7 +361,18 @@ def _judged_query_rows(run_queries, judged_queries, query_ids):
             f"{query_ids[unjudged[0]]!r}).",
             UnevaluatedQueriesWarning,
         )
-    return np.flatnonzero(keep)
+        return np.flatnonzero(keep)
+    return None
+
+
+def _take(values, rows):
+    """``values[rows]``; ``values`` itself where ``rows`` is None (every row, in order)."""
+    return values if rows is None else values[rows]
+
+
+def _within(rows, positions):
+    """The rows at ``positions`` of ``rows`` (None: every row)."""
+    return positions if rows is None else rows[positions]
 
 
 def _warn_unranked(judged_queries, ranked_queries, query_ids):
@@ -413,22 +428,22 @@ def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
     ``in_order`` (:func:`_in_trec_eval_order`) finds the ties among
     neighbouring rows; otherwise by hashing (query, score) pairs.
     """
-    queries, row_scores = run_queries[rows], scores[rows]
+    queries, row_scores = _take(run_queries, rows), _take(scores, rows)
     if in_order:
         starts = run_starts(queries, row_scores)
-        if starts.shape[0] == rows.shape[0]:
+        if starts.shape[0] == queries.shape[0]:
             return rows  # no tie
-        lengths = _run_lengths(starts, rows.shape[0])
+        lengths = _run_lengths(starts, queries.shape[0])
         tied = np.flatnonzero(np.repeat(lengths > 1, lengths))
     else:
         frame = pd.DataFrame({"query": queries, "score": row_scores})
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
     if not tied.shape[0]:
         return rows
+    rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
     ordered = pd.DataFrame(
         {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
     ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
-    rows = rows.copy()
     rows[tied] = rows[tied[ordered.index.to_numpy()]]
     return rows
 
