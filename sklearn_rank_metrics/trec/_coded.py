@@ -14,9 +14,9 @@ line:
 - document ids are hashed to 64 bits in NumPy, straight from the Arrow
   buffers (:func:`string_hashes`), and each (query, document) pair of either
   file to one 64-bit key;
-- one table of the qrels' keys (:class:`KeyTable`) finds the judgment of
-  every retrieved document, and the keys of each file are checked to appear
-  once.
+- a table of the run's keys (:class:`KeyTable`, a region per query) finds
+  every judged pair among the retrieved ones, and the keys of each file are
+  checked to appear once.
 
 A hash only proposes: every judgment found is confirmed by comparing the
 query codes and the document ids themselves. A repeated key (a duplicate
@@ -148,15 +148,15 @@ def _query_codes(pc, column):
     From runs of equal ids when each query is one run of lines, as in most
     TREC files; else from Arrow's dictionary encoding.
     """
-    column = column.combine_chunks()  # short ids: a small copy, then plain slices
     n = len(column)
     change = pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy(zero_copy_only=False)
     starts = np.flatnonzero(np.concatenate(([True], change)))
     ids = pc.take(column, starts)
     if pc.count_distinct(ids).as_py() == starts.shape[0]:
         return np.cumsum(np.concatenate(([False], change)), dtype=np.intp), ids
-    encoded = pc.dictionary_encode(column)
-    return encoded.indices.to_numpy(), encoded.dictionary
+    encoded = pc.dictionary_encode(column)  # chunked: one dictionary for every chunk
+    chunks = getattr(encoded, "chunks", [encoded])
+    return np.concatenate([chunk.indices.to_numpy() for chunk in chunks]), chunks[-1].dictionary
 
 
 def _finalize(x):
