@@ -235,3 +235,20 @@ def test_key_table_finds_every_key_and_sees_repeats():
     # Keys crowded in few slots are reported as maybe repeated: the caller's exact path.
     crowded = np.zeros(1000, dtype=np.uint64)
     assert KeyTable(crowded + np.arange(1000, dtype=np.uint64), np.zeros(1000, np.intp), 1).repeated
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [["q1", "q1", "q2"], ["q2", "q2", "q10"]],  # grouped, a query across two chunks
+        [["q1", "q2", "q1"], ["q10", "q2"]],  # interleaved: dictionary encoding
+    ],
+)
+def test_query_codes_of_chunked_ids(chunks):
+    import pyarrow.compute as pc
+
+    column = pa.chunked_array([pa.array(chunk) for chunk in chunks])
+    codes, ids = _coded._query_codes(pc, column)
+    ids = ids.to_pylist()
+    assert [ids[code] for code in codes] == column.to_pylist()
+    assert sorted(ids) == sorted(set(column.to_pylist()))
