@@ -196,15 +196,15 @@ def test_string_hashes_depend_on_the_strings_alone():
     one_chunk = pa.chunked_array([pa.array(strings)])
     many = pa.chunked_array([pa.array(strings[i : i + 4]) for i in range(0, len(strings), 4)])
     sliced = pa.array(["pad"] + strings).slice(1)  # a non-zero offset into the buffers
-    seeds = np.zeros(len(strings), dtype=np.uint64)
-    hashes = string_hashes(one_chunk, seeds)
-    np.testing.assert_array_equal(string_hashes(many, seeds), hashes)
-    np.testing.assert_array_equal(string_hashes(sliced, seeds), hashes)
+    initial = np.zeros(len(strings), dtype=np.uint64)
+    hashes = string_hashes(one_chunk, initial)
+    np.testing.assert_array_equal(string_hashes(many, initial), hashes)
+    np.testing.assert_array_equal(string_hashes(sliced, initial), hashes)
     # Equal strings, equal hashes; these distinct ones, distinct hashes.
     assert len(set(hashes.tolist())) == len(set(strings))
     same_length = pa.array(["abcdefghij", "abcdefghik", "bbcdefghij"])
     assert len(set(string_hashes(same_length, np.zeros(3, np.uint64)).tolist())) == 3
-    # The seed (the query) tells pairs of one document apart.
+    # The start value (the query) tells pairs of one document apart.
     keys = pair_keys(np.array([0, 1, 0]), pa.array(["d", "d", "d"]))
     assert keys[0] == keys[2] != keys[1]
 

@@ -176,13 +176,13 @@ def _absorb(hashes, words):
         hashes ^= hashes >> _SHIFT
 
 
-def string_hashes(column, seeds):
-    """A 64-bit hash of every string of an Arrow string array (chunked or not), seeded per row.
+def string_hashes(column, initial):
+    """A 64-bit hash of every string of an Arrow string array (chunked or not), started per row.
 
-    A function of the row's seed (an unsigned 64-bit integer) and of the
-    string's bytes alone (the same in any chunk): the seed and the length,
+    A function of the row's start value (an unsigned 64-bit integer) and of the
+    string's bytes alone (the same in any chunk): the start value and the length,
     then the bytes eight at a time as little-endian words, the last one
-    padded with zeros, each mixed in. Equal strings with equal seeds have
+    padded with zeros, each mixed in. Equal strings with equal initial values have
     equal hashes; others nearly never. Not finalized: its high bits are not
     yet uniform.
     """
@@ -190,12 +190,12 @@ def string_hashes(column, seeds):
     hashes, start = np.empty(len(column), dtype=np.uint64), 0
     for chunk in chunks:
         stop = start + len(chunk)
-        hashes[start:stop] = _chunk_hashes(chunk, seeds[start:stop])
+        hashes[start:stop] = _chunk_hashes(chunk, initial[start:stop])
         start = stop
     return hashes
 
 
-def _chunk_hashes(chunk, seeds):
+def _chunk_hashes(chunk, initial):
     n = len(chunk)
     _, offset_buffer, data_buffer = chunk.buffers()
     offsets = np.frombuffer(offset_buffer, dtype=np.int32, count=n + 1, offset=chunk.offset * 4)
@@ -204,7 +204,7 @@ def _chunk_hashes(chunk, seeds):
     hashes = lengths.astype(np.uint64)
     with np.errstate(over="ignore"):
         hashes *= _MIX
-        hashes += seeds
+        hashes += initial
     if not n or not size:
         return hashes
     data = np.frombuffer(data_buffer, dtype=np.uint8, count=size, offset=first)
@@ -246,10 +246,10 @@ def _chunk_hashes(chunk, seeds):
 
 def pair_keys(query_codes, doc_ids):
     """One 64-bit key per (query, document) pair, equal for equal pairs, uniform in every bit."""
-    seeds = query_codes.astype(np.uint64)
+    initial = query_codes.astype(np.uint64)
     with np.errstate(over="ignore"):
-        seeds *= _C2
-    return _finalize(string_hashes(doc_ids, seeds))
+        initial *= _C2
+    return _finalize(string_hashes(doc_ids, initial))
 
 
 class KeyTable:
