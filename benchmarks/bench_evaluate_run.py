@@ -16,11 +16,12 @@ qrels lines come grouped by query, documents in random order.
 
 Timed on those files, from the paths to the mean of each measure
 (``map``, ``ndcg@10``, ``precision@10``, ``recall@100``, ``mrr``, ties as
-trec_eval breaks them; the run has no tied scores), each call ``--repeat``
-times in turn, median:
+trec_eval 9 breaks them, the trec_eval of pytrec_eval and ir_measures: the run
+has no tied scores in double precision, a few in single precision), each call
+``--repeat`` times in turn, median:
 
-* ``evaluate_run(qrels_path, run_path)``: the package, reading with pyarrow
-  where it is installed (``engine="auto"``);
+* ``evaluate_run(qrels_path, run_path)``: the package, reading both files
+  with pyarrow where it is installed and joining them on Arrow arrays;
 * the same with pandas' reader: ``read_trec_qrels(..., engine="pandas")`` and
   ``read_trec_run(..., engine="pandas")`` then ``evaluate_run`` on the
   DataFrames (which checks them for duplicate pairs once more);
@@ -140,13 +141,14 @@ def tool_call(tool, qrels_path, run_path):
     if tool in ("package", "package-pandas"):
         from sklearn_rank_metrics.trec import evaluate_run, read_trec_qrels, read_trec_run
 
+        # trec_eval 9's ties (scores in single precision), as pytrec_eval and ir_measures.
+        options = dict(metrics=MEASURES, ties="trec_eval", trec_eval_version="9")
         if tool == "package":
-            return lambda: evaluate_run(qrels_path, run_path, metrics=MEASURES, ties="trec_eval")
+            return lambda: evaluate_run(qrels_path, run_path, **options)
         return lambda: evaluate_run(
             read_trec_qrels(qrels_path, engine="pandas"),
             read_trec_run(run_path, engine="pandas"),
-            metrics=MEASURES,
-            ties="trec_eval",
+            **options,
         )
     if tool == "pytrec_eval":
         import pytrec_eval

@@ -710,15 +710,21 @@ def _compact(codes, counts):
     return _remap(codes, new_code, codes.dtype), np.flatnonzero(present).astype(np.float64)
 
 
-def _small_integer_codes(labels, top):
-    """Codes of whole-number labels in ``[0, top]``, top < 65536, or None if some are fractional."""
+def _small_integer_codes(labels, top, bottom=0):
+    """Codes ``label - bottom`` of whole-number labels in ``[bottom, top]``, or None.
+
+    None if some labels are fractional; ``top - bottom`` must be below 65536.
+    """
+    top -= bottom
     dtype = np.uint8 if top < 256 else np.uint16
-    if labels.dtype == dtype:
+    if labels.dtype == dtype and not bottom:
         codes = labels
     else:
         codes = np.empty(labels.shape[0], dtype=dtype)
         for start, stop in _blocks(labels.shape[0]):
             block = labels[start:stop]
+            if bottom:
+                block = np.subtract(block, bottom, dtype=np.int64)
             np.copyto(codes[start:stop], block, casting="unsafe")
             if block.dtype.kind == "f" and not np.array_equal(codes[start:stop], block):
                 return None
@@ -753,6 +759,10 @@ def code_labels(labels, top=None, bottom=0):
         small = _small_integer_codes(labels, int(top))
         if small is not None:
             return LabelCodes(*small, float(top))
+    elif labels.dtype.kind == "i" and top - bottom < 1 << 16:
+        # Integers from a negative bottom (unjudged documents): shifted to start at 0.
+        small = _small_integer_codes(labels, int(top), int(bottom))
+        return LabelCodes(small[0], small[1] + bottom, float(top))
     values = _distinct_values(labels)
     if values is None:
         return LabelCodes(None, None, float(top))

@@ -1,12 +1,15 @@
 """``evaluate_run``: a TREC run scored against its qrels with trec_eval's conventions.
 
 The run and the qrels are joined without a Python loop: query ids are
-factorized jointly (codes in sorted-id order, the order trec_eval prints),
-document ids are looked up in the table of judged ids, and each retrieved
-document gets trec_eval's label (its grade, or a negative code when it is
-unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). The engine
-then ranks the run once and takes R, the ideal DCG and every other total
-from the judged documents.
+coded jointly (codes in sorted-id order, the order trec_eval prints), each
+(query, document) pair of the run is found among the judged ones, and each
+retrieved document gets trec_eval's label (its grade, or a negative code when
+it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). Two
+files are joined on Arrow arrays with no Python object per line
+(:mod:`._coded`); DataFrames, and files that path leaves to pandas, by
+factorizing the ids (:func:`_join_frames`). The engine then ranks the run
+once and takes R, the ideal DCG and every other total from the judged
+documents.
 """
 
 import os
@@ -14,13 +17,14 @@ import os
 import numpy as np
 
 from .._engine._factorize import run_starts
-from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED, Judgments
+from .._engine._judgments import Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
+from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
 from ._files import import_pandas
 from ._read import (
     QRELS,
@@ -162,6 +166,13 @@ def evaluate_run(
 
     Notes
     -----
+    Given two paths, with pyarrow installed, the files are read into Arrow
+    arrays and joined on hashed (query, document) keys, every match
+    confirmed on the ids themselves, without a Python object per line; a
+    file pyarrow does not read exactly as pandas does, or a repeated pair,
+    sends both files to pandas' readers, which name the malformed line or
+    the duplicate pair. Both ways give the same numbers.
+
     With ``ties="trec_eval"`` every measure equals trec_eval's, of the
     version ``trec_eval_version`` names. trec_eval 9 keeps scores in single
     precision (a C ``float``): scores that differ only beyond float32's 24
@@ -210,23 +221,24 @@ def evaluate_run(
     PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
     requests = requests_for(metrics, "evaluate_run")
     pd = import_pandas("evaluate_run")
-    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
-    run, run_name = _frame(pd, run, RUN, read_trec_run)
-
-    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
-        pd, run, qrels, run_name, qrels_name
-    )
-    grades = qrels["relevance"].to_numpy(dtype=np.int64)
-    labels = _run_labels(run_keys, judged_keys, grades)
-    del run_keys, judged_keys
-    scores = run["score"].to_numpy(dtype=np.float64)
+    joined = None
+    if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
+        joined = read_joined(qrels, run)
+    if joined is None:
+        joined = _join_frames(pd, qrels, run)
+    query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids = joined
+    del joined
+    # The run rows evaluated, in the order ranked; None: all of them, as they are.
     rows = _judged_query_rows(run_queries, judged_queries, query_ids)
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
-        in_order = _in_trec_eval_order(run_queries[rows], trec_scores[rows])
-        rows = rows[_trec_eval_order(pd, run, run_queries, trec_scores, rows, in_order)]
+        in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
+        rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)
     if max_docs is not None:
-        rows = rows[_first_per_query(run_queries[rows], trec_scores[rows], max_docs, in_order)]
+        first = _first_per_query(
+            _take(run_queries, rows), _take(trec_scores, rows), max_docs, in_order
+        )
+        rows = _within(rows, first)
     if ties == "trec_eval":
         scores = trec_scores
     # Queries evaluated whatever is left of their ranking: every judged query
@@ -234,21 +246,21 @@ def evaluate_run(
     if missing_queries == "zero":
         empty_queries = judged_queries
     else:
-        empty_queries = run_queries[rows]
+        empty_queries = _take(run_queries, rows)
         _warn_unranked(judged_queries, empty_queries, query_ids)
     if judged_only:
-        rows = rows[labels[rows] >= 0]
+        rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
 
     results = evaluate_requests(
         requests,
-        labels[rows],
-        scores[rows],
-        qid=run_queries[rows],
+        _take(labels, rows),
+        _take(scores, rows),
+        qid=_take(run_queries, rows),
         gain=call_gain(requests, "linear"),
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",
-        judgments=Judgments(judged_queries, grades, np.unique(empty_queries)),
+        judgments=Judgments(judged_queries, grades, _present(empty_queries, query_ids.shape[0])),
         trec_eval_version=trec_eval_version,
     )
     results = results.with_query_ids(query_ids[results.query_ids])
@@ -278,6 +290,27 @@ def _frame(pd, given, fmt, read):
     return given, f"the {fmt.kind} DataFrame"
 
 
+def _join_frames(pd, qrels, run):
+    """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them."""
+    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
+    run, run_name = _frame(pd, run, RUN, read_trec_run)
+    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
+        pd, run, qrels, run_name, qrels_name
+    )
+    grades = qrels["relevance"].to_numpy(dtype=np.int64)
+    labels = _run_labels(run_keys, judged_keys, grades)
+    doc_ids = run["doc_id"]
+    return JoinedRun(
+        query_ids,
+        run_queries,
+        judged_queries,
+        grades,
+        labels,
+        run["score"].to_numpy(dtype=np.float64),
+        lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
+    )
+
+
 def _joint_codes(pd, run, qrels, run_name, qrels_name):
     """Codes of both files' ids, each (query, document) pair checked to appear once.
 
@@ -300,10 +333,9 @@ def _joint_codes(pd, run, qrels, run_name, qrels_name):
     check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
     run_queries, run_ids = query_codes(pd, _strings(pd, run["query_id"]))
     check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
-    run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
-    query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
-    run_queries = np.searchsorted(query_ids, run_ids)[run_queries]
-    judged_queries = np.searchsorted(query_ids, judged_ids)[judged_queries]
+    query_ids, run_queries, judged_queries = joint_query_codes(
+        run_queries, run_ids, judged_queries, judged_ids
+    )
     run_keys = run_queries * np.int64(n_docs) + docs[n_judged:]
     judged_keys = judged_queries * np.int64(n_docs) + docs[:n_judged]
     return query_ids, run_queries, run_keys, judged_queries, judged_keys
@@ -318,11 +350,6 @@ def _strings(pd, column):
     return column.astype(str)
 
 
-def _unicode(ids):
-    """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
-    return np.asarray(ids, dtype=object).astype(str).reshape(-1)
-
-
 def _run_labels(run_keys, judged_keys, grades):
     """trec_eval's label of every retrieved document: its grade, or an unjudged code.
 
@@ -330,21 +357,18 @@ def _run_labels(run_keys, judged_keys, grades):
     found among them by binary search: for a run grouped by query the
     searches of one query stay in its few judged keys.
     """
-    labels = np.full(run_keys.shape[0], NOT_JUDGED, dtype=np.int64)
     if not judged_keys.shape[0]:
-        return labels
+        return judged_labels(run_keys.shape[0], [], [], grades)
     order = np.argsort(judged_keys)
     sorted_keys = judged_keys[order]
     position = np.searchsorted(sorted_keys, run_keys)
     np.minimum(position, sorted_keys.shape[0] - 1, out=position)
     found = np.flatnonzero(sorted_keys[position] == run_keys)
-    found_grades = grades[order[position[found]]]
-    labels[found] = np.where(found_grades >= 0, found_grades, JUDGED_UNJUDGED)
-    return labels
+    return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
 
 
 def _judged_query_rows(run_queries, judged_queries, query_ids):
-    """Rows of the run whose query has judgments; the others are counted in a warning."""
+    """Rows of the run whose query has judgments, None for all; the others are counted in a warning."""
     judged = np.zeros(query_ids.shape[0], dtype=bool)
     judged[judged_queries] = True
     keep = judged[run_queries]
@@ -361,13 +385,25 @@ def _judged_query_rows(run_queries, judged_queries, query_ids):
             f"{query_ids[unjudged[0]]!r}).",
             UnevaluatedQueriesWarning,
         )
-    return np.flatnonzero(keep)
+        return np.flatnonzero(keep)
+    return None
+
+
+def _take(values, rows):
+    """``values[rows]``; ``values`` itself where ``rows`` is None (every row, in order)."""
+    return values if rows is None else values[rows]
+
+
+def _within(rows, positions):
+    """The rows at ``positions`` of ``rows`` (None: every row)."""
+    return positions if rows is None else rows[positions]
 
 
 def _warn_unranked(judged_queries, ranked_queries, query_ids):
     """Count the judged queries with no retrieved document, left out of the means."""
-    judged = np.unique(judged_queries)
-    missing = judged[~np.isin(judged, ranked_queries)]
+    n_queries = query_ids.shape[0]
+    judged = _present(judged_queries, n_queries)
+    missing = np.setdiff1d(judged, _present(ranked_queries, n_queries), assume_unique=True)
     if missing.shape[0]:
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
@@ -376,6 +412,13 @@ def _warn_unranked(judged_queries, ranked_queries, query_ids):
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
+
+
+def _present(queries, n_queries):
+    """The sorted distinct codes of ``queries``, codes below ``n_queries``."""
+    present = np.zeros(n_queries, dtype=bool)
+    present[queries] = True
+    return np.flatnonzero(present)
 
 
 def _single_precision(scores):
@@ -398,8 +441,8 @@ def _in_trec_eval_order(queries, scores):
     return bool(((scores[1:] <= scores[:-1]) | ~same).all())
 
 
-def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
-    """A permutation of ``rows`` putting the documents of every tie in descending doc id order.
+def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
+    """``rows`` reordered so that the documents of every tie come in descending doc id order.
 
     trec_eval sorts by score, then by document id (byte order), both
     descending. Only documents that tie with another of their query need
@@ -409,21 +452,24 @@ def _trec_eval_order(pd, run, run_queries, scores, rows, in_order):
     ``in_order`` (:func:`_in_trec_eval_order`) finds the ties among
     neighbouring rows; otherwise by hashing (query, score) pairs.
     """
-    queries, row_scores = run_queries[rows], scores[rows]
+    queries, row_scores = _take(run_queries, rows), _take(scores, rows)
     if in_order:
-        lengths = _run_lengths(run_starts(queries, row_scores), rows.shape[0])
+        starts = run_starts(queries, row_scores)
+        if starts.shape[0] == queries.shape[0]:
+            return rows  # no tie
+        lengths = _run_lengths(starts, queries.shape[0])
         tied = np.flatnonzero(np.repeat(lengths > 1, lengths))
     else:
         frame = pd.DataFrame({"query": queries, "score": row_scores})
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
-    permutation = np.arange(rows.shape[0])
-    if tied.shape[0]:
-        doc_ids = run["doc_id"].iloc[rows[tied]].astype(str).to_numpy(dtype=object)
-        ordered = pd.DataFrame(
-            {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids}
-        ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
-        permutation[tied] = tied[ordered.index.to_numpy()]
-    return permutation
+    if not tied.shape[0]:
+        return rows
+    rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
+    ordered = pd.DataFrame(
+        {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
+    ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
+    rows[tied] = rows[tied[ordered.index.to_numpy()]]
+    return rows
 
 
 def _first_per_query(queries, scores, max_docs, in_order):

@@ -301,11 +301,19 @@ def _valid(frame, fmt):
             return False
     elif (frame[len(fmt.fields) - 1] == "").to_numpy(dtype=bool).any():
         return False  # a run line without run_name
+    return valid_numbers(fmt, {field: frame[field].to_numpy() for field in fmt.integers + fmt.numbers})
+
+
+def valid_numbers(fmt, values):
+    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers."""
     for field in fmt.integers:
-        values = frame[field].to_numpy()
-        if not (np.abs(values) <= _MAX_EXACT_INTEGER).all() or (values != np.rint(values)).any():
+        column = values[field]
+        if column.dtype.kind == "i":  # read as integers: only the range to check
+            if column.shape[0] and max(-int(column.min()), int(column.max())) > _MAX_EXACT_INTEGER:
+                return False
+        elif not (np.abs(column) <= _MAX_EXACT_INTEGER).all() or (column != np.rint(column)).any():
             return False
-    return all(np.isfinite(frame[field].to_numpy()).all() for field in fmt.numbers)
+    return all(np.isfinite(values[field]).all() for field in fmt.numbers)
 
 
 def _finish(frame, fmt):
