@@ -131,6 +131,51 @@ def test_large_tie_blocks_across_chunks_match_the_functions(monkeypatch, metric)
         np.testing.assert_allclose(got[:, k - 1], expected, rtol=1e-12, atol=1e-14)
 
 
+def short_lists_and_one_long(n_short=3000, short=4, long=400, seed=3):
+    """Many short queries and one long one, in interleaved rows, with ties."""
+    rng = np.random.default_rng(seed)
+    qid = rng.permutation(np.append(np.repeat(np.arange(n_short), short), np.full(long, n_short)))
+    y_true = rng.choice([0, 0, 1, 2, 3], qid.shape[0]).astype(float)
+    y_score = rng.integers(0, 8, qid.shape[0]).astype(float)
+    return y_true, y_score, qid
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+@pytest.mark.parametrize("metric", CURVE_METRICS)
+def test_short_lists_and_one_long_list_match_the_functions(monkeypatch, metric, ties):
+    """k_max beyond the short lists: each query's values stop changing at its own list's end."""
+    monkeypatch.setattr(
+        "sklearn_rank_metrics._engine._pipeline.chunk_rows", lambda n_documents, n_threads: 500
+    )
+    y_true, y_score, qid = short_lists_and_one_long()
+    options = {"ties": ties}
+    if metric in GRADED:
+        options["gain"] = "exponential"
+    got = per_query_curve(metric, 450, y_true, y_score, qid=qid, **options)
+    for k in (1, 3, 4, 5, 100, 399, 400, 450):
+        expected = _quiet(function_of(metric), y_true, y_score, qid=qid, k=k, average=None,
+                          **options)
+        np.testing.assert_allclose(got[:, k - 1], expected, rtol=1e-12, atol=1e-14)
+
+
+def test_curve_memory_is_at_most_a_value_per_document():
+    """The engine's curves take a value per document, not n_queries x k_max (one cutoff asked)."""
+    tracemalloc = pytest.importorskip("tracemalloc")
+    y_true, y_score, qid = short_lists_and_one_long()
+    requests = [Request("ndcg@400", METRICS["ndcg"], 400)]
+    evaluate_requests(requests, y_true, y_score, qid=qid, curve=400)  # imports, caches
+    tracemalloc.start()
+    try:
+        results = evaluate_requests(requests, y_true, y_score, qid=qid, curve=400)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    dense = 3001 * 400 * 8  # one curve padded to (n_queries, k_max): 9.6 MB
+    assert peak < dense / 4, peak
+    expected = srm.ndcg_score(y_true, y_score, qid=qid, k=400, average=None)
+    np.testing.assert_allclose(results["ndcg@400"], expected, rtol=1e-12)
+
+
 def test_huge_exponential_labels_give_exact_ndcg_at_every_cutoff():
     """Gains scaled per query where 2**label would overflow: NDCG stays exact."""
     y_true = np.array([1100.0, 3, 1090, 0, 2, 1, 0, 1])
