@@ -75,7 +75,7 @@ def child(directory, metrics, k_max, repeat, score_levels):
             return function(y_true, y_score, qid=qid, k=10)
 
         def curve():
-            return _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)[1]
+            return _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)[0]
 
         def display():
             shown = srm.RankingCurveDisplay.from_predictions(

@@ -226,9 +226,13 @@ class Evaluation:
         """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
         if k is None:
             return self.rq.query_sizes
-        if k not in self._cutoffs:
-            self._cutoffs[k] = np.full(self.rq.n_queries, k, dtype=np.int64)
-        return self._cutoffs[k]
+        if k in self._cutoffs:
+            return self._cutoffs[k]
+        cutoffs = np.full(self.rq.n_queries, k, dtype=np.int64)
+        if self.curve_width is None or k == self.curve_width:
+            # A curve's requests each ask for their own cutoff: those are not kept.
+            self._cutoffs[k] = cutoffs
+        return cutoffs
 
     def threshold(self, level):
         """The relevance threshold of ``level`` in the labels' precision."""
