@@ -1117,15 +1117,21 @@ class RaggedCurve:
     def __init__(self, values, lengths):
         self.values = values
         self.lengths = lengths
-        self.ends = np.cumsum(lengths)
+        self.before = np.cumsum(lengths) - lengths - 1  # the cell before each query's first
+        self.empty = not lengths.all()
+        # Queries all as long: a dense block of rows, whose columns are strided views.
+        self.row = int(lengths[0]) if values.shape[0] and lengths.min() == lengths.max() else 0
 
     def column(self, k):
         """Every query's value at cutoff ``k`` (0 for a query with no positions)."""
-        taken = np.minimum(self.lengths, k)
-        index = self.ends - self.lengths + taken - 1
+        if self.row:
+            return self.values.reshape(-1, self.row)[:, min(k, self.row) - 1]
         if not self.values.shape[0]:
             return np.zeros(self.lengths.shape[0])
-        return np.where(taken > 0, self.values[np.maximum(index, 0)], 0.0)
+        taken = np.minimum(self.lengths, k)
+        if not self.empty:
+            return self.values[self.before + taken]
+        return np.where(taken > 0, self.values[np.maximum(self.before + taken, 0)], 0.0)
 
     @classmethod
     def join(cls, n_queries, bounds, parts):
