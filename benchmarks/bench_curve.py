@@ -1,9 +1,14 @@
 """metric@k curves: every cutoff k = 1 .. k_max in one pass, against one metric call at k = 10.
 
     python benchmarks/bench_curve.py --rows 1e5 1e6 1e7 --k-max 100
+    python benchmarks/bench_curve.py --rows 1e6 --shape skewed --metrics ndcg
 
 Data as in ``_common.generate`` (~100 documents a query, interleaved int
-query ids, graded labels 0-4, tie-free float64 scores), and the same with
+query ids, graded labels 0-4, tie-free float64 scores); with ``--shape
+skewed`` the same labels and scores in queries of ``SHORT`` documents but
+one of ``LONG`` (many short lists, one longer than ``k_max``: a curve padded
+to ``(n_queries, min(k_max, longest list))`` would take ``k_max / SHORT``
+times the input); and the same with
 the scores cut to ``--score-levels`` distinct values (heavy ties, so that
 every query's ranking is made of tie blocks: the expected value over their
 orderings at every cutoff). For each size and kind of scores one fresh
@@ -20,8 +25,7 @@ keeping each one's median:
   matplotlib is installed.
 
 and the tracemalloc peak of one more call of the first two (the memory
-growth beyond the inputs; the curve's per-query values at every cutoff,
-``n_queries x k_max``, are part of its output). The curve's value at
+growth beyond the inputs). The curve's value at
 ``k = 10`` is checked against the function's (to 1e-12, printed loudly
 when it differs).
 """
@@ -38,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common as common  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+SHORT, LONG = 10, 1000  # documents of the skewed shape's queries: all short but one
 FUNCTIONS = {
     "ndcg": "ndcg_score",
     "map": "map_score",
@@ -75,7 +80,9 @@ def child(directory, metrics, k_max, repeat, score_levels):
             return function(y_true, y_score, qid=qid, k=10)
 
         def curve():
-            return _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)[1]
+            computed = _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)
+            # Checkouts before the per-cutoff reduction returned (results, means).
+            return computed[0] if isinstance(computed[0], np.ndarray) else computed[1]
 
         def display():
             shown = srm.RankingCurveDisplay.from_predictions(
@@ -99,6 +106,14 @@ def child(directory, metrics, k_max, repeat, score_levels):
     common.emit(result)
 
 
+def skewed(rows, seed):
+    """``_common.generate``'s labels and scores in ``rows // SHORT`` short queries and one long one."""
+    y_true, y_score, _ = common.generate(rows, seed)
+    n_short = (rows - LONG) // SHORT
+    qid = np.append(np.repeat(np.arange(n_short), SHORT), np.full(rows - n_short * SHORT, n_short))
+    return y_true, y_score, np.random.default_rng(seed).permutation(qid)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", nargs="+", default=["1e5", "1e6", "1e7"])
@@ -107,6 +122,10 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="rounds of alternating calls (median)")
     parser.add_argument("--score-levels", type=int, default=20, help="distinct scores of the tied case")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--shape", choices=["uniform", "skewed"], default="uniform",
+        help=f"uniform: 100 documents a query; skewed: {SHORT} a query but one of {LONG}",
+    )  # fmt: skip
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--child", nargs=2, metavar=("DIRECTORY", "SCORE_LEVELS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -116,7 +135,7 @@ def main():
 
     print(common.machine_line())
     print(f"package at {common.package_revision()}; versions {common.versions(['numpy', 'sklearn'])}")
-    print(f"k_max={args.k_max}; median of {args.repeat} alternating rounds per call\n")
+    print(f"k_max={args.k_max}; {args.shape} queries; median of {args.repeat} alternating rounds per call\n")
     header = [
         "metric", "rows", "scores", "function(k=10) s", f"curve k=1..{args.k_max} s", "curve / function",
         "display s", "traced peak MB: function / curve", "other CPU",
@@ -126,7 +145,10 @@ def main():
         for text in args.rows:
             rows = common.parse_rows(text)
             directory = Path(tmp) / str(rows)
-            common.write_data(directory, rows, args.seed)
+            if args.shape == "skewed":
+                common.write_layouts(directory, *skewed(rows, args.seed))
+            else:
+                common.write_data(directory, rows, args.seed)
             for levels in (0, args.score_levels):
                 command = [
                     __file__, "--child", str(directory), str(levels), "--k-max", str(args.k_max),

@@ -131,6 +131,78 @@ def test_large_tie_blocks_across_chunks_match_the_functions(monkeypatch, metric)
         np.testing.assert_allclose(got[:, k - 1], expected, rtol=1e-12, atol=1e-14)
 
 
+def short_lists_and_one_long(n_short=3000, short=4, long=400, seed=3):
+    """Many short queries and one long one, in interleaved rows, with ties."""
+    rng = np.random.default_rng(seed)
+    qid = rng.permutation(np.append(np.repeat(np.arange(n_short), short), np.full(long, n_short)))
+    y_true = rng.choice([0, 0, 1, 2, 3], qid.shape[0]).astype(float)
+    y_score = rng.integers(0, 8, qid.shape[0]).astype(float)
+    return y_true, y_score, qid
+
+
+@pytest.mark.parametrize("ties", ["average", "first"])
+@pytest.mark.parametrize("metric", CURVE_METRICS)
+def test_short_lists_and_one_long_list_match_the_functions(monkeypatch, metric, ties):
+    """k_max beyond the short lists: each query's values stop changing at its own list's end."""
+    monkeypatch.setattr(
+        "sklearn_rank_metrics._engine._pipeline.chunk_rows", lambda n_documents, n_threads: 500
+    )
+    y_true, y_score, qid = short_lists_and_one_long()
+    options = {"ties": ties}
+    if metric in GRADED:
+        options["gain"] = "exponential"
+    got = per_query_curve(metric, 450, y_true, y_score, qid=qid, **options)
+    for k in (1, 3, 4, 5, 100, 399, 400, 450):
+        expected = _quiet(function_of(metric), y_true, y_score, qid=qid, k=k, average=None,
+                          **options)
+        np.testing.assert_allclose(got[:, k - 1], expected, rtol=1e-12, atol=1e-14)
+
+
+def traced_peak(function):
+    """The tracemalloc peak of a second call of ``function`` (the first one warms caches up)."""
+    tracemalloc = pytest.importorskip("tracemalloc")
+    function()
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_curve_memory_is_at_most_a_value_per_document():
+    """The engine's curves take a value per document, not n_queries x k_max (one cutoff asked)."""
+    y_true, y_score, qid = short_lists_and_one_long(n_short=8000, short=2, long=300)
+    requests = [Request("ndcg@300", METRICS["ndcg"], 300)]
+    peak = traced_peak(lambda: evaluate_requests(requests, y_true, y_score, qid=qid, curve=300))
+    one_call = traced_peak(lambda: srm.ndcg_score(y_true, y_score, qid=qid, k=300))
+    assert 8001 * 300 * 8 > 6 * one_call  # one curve padded to (n_queries, k_max): 19 MB
+    assert peak < 1.5 * one_call, (peak, one_call)
+    results = evaluate_requests(requests, y_true, y_score, qid=qid, curve=300)
+    expected = srm.ndcg_score(y_true, y_score, qid=qid, k=300, average=None)
+    np.testing.assert_allclose(results["ndcg@300"], expected, rtol=1e-12)
+
+
+def test_display_never_holds_every_querys_value_at_every_cutoff():
+    """Means and the band are reduced cutoff by cutoff: no n_queries x k_max table of values."""
+    from sklearn_rank_metrics.plot._curve import _curve_results
+
+    y_true, y_score, qid = short_lists_and_one_long(n_short=8000, short=2, long=300)
+    arguments = (METRICS["recall"], 300, y_true, y_score)
+    peak = traced_peak(lambda: _curve_results(*arguments, band=True, qid=qid))
+    one_call = traced_peak(lambda: srm.recall_at_k_score(y_true, y_score, qid=qid, k=300))
+    assert 8001 * 300 * 8 > 6 * one_call  # every query's value at every cutoff: 19 MB
+    assert peak < 2 * one_call, (peak, one_call)
+    means, spreads = _curve_results(*arguments, band=True, qid=qid)
+    for k in (1, 2, 300):
+        per_query = srm.recall_at_k_score(y_true, y_score, qid=qid, k=k, average=None)
+        np.testing.assert_allclose(means[k - 1], np.nanmean(per_query), rtol=1e-12)
+        assert spreads[k - 1][2] == np.count_nonzero(~np.isnan(per_query))
+        np.testing.assert_allclose(
+            spreads[k - 1][3], np.nanstd(per_query, ddof=1), rtol=1e-9
+        )
+
+
 def test_huge_exponential_labels_give_exact_ndcg_at_every_cutoff():
     """Gains scaled per query where 2**label would overflow: NDCG stays exact."""
     y_true = np.array([1100.0, 3, 1090, 0, 2, 1, 0, 1])

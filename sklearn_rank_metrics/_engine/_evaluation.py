@@ -178,7 +178,8 @@ class Evaluation:
         A curve evaluation (metric@k for every ``k = 1 .. curve``): every
         quantity with a cutoff is computed once at all cutoffs, as its
         :class:`~._kernels.Curve` (no wider than the longest list, beyond
-        which no quantity changes), and read at each cutoff from its column.
+        which no quantity changes; each query's curve ends with its own
+        list), and each cutoff's values are gathered from it when read.
     """
 
     def __init__(
@@ -210,7 +211,7 @@ class Evaluation:
         if curve is not None:
             self.curve_width = int(min(curve, max(self.rq.query_sizes.max(initial=0), 1)))
         self._curves = {}  # quantity with a cutoff -> its curve
-        self._columns = {}  # curve -> its values, one contiguous row per cutoff
+        self._columns = {}  # curve -> (k, its values at cutoff k), the last one read
 
     def computed(self, quantity):
         """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""
@@ -225,9 +226,13 @@ class Evaluation:
         """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
         if k is None:
             return self.rq.query_sizes
-        if k not in self._cutoffs:
-            self._cutoffs[k] = np.full(self.rq.n_queries, k, dtype=np.int64)
-        return self._cutoffs[k]
+        if k in self._cutoffs:
+            return self._cutoffs[k]
+        cutoffs = np.full(self.rq.n_queries, k, dtype=np.int64)
+        if self.curve_width is None or k == self.curve_width:
+            # A curve's requests each ask for their own cutoff: those are not kept.
+            self._cutoffs[k] = cutoffs
+        return cutoffs
 
     def threshold(self, level):
         """The relevance threshold of ``level`` in the labels' precision."""
@@ -334,25 +339,23 @@ class Evaluation:
         else:
             per_chunk = list(self.pool.map(compute_chunk, bounds))
         for index, quantity in enumerate(todo):
-            # The dtype is the quantity's, not a chunk part's: a kernel may
-            # return ints for a chunk where it had nothing to add up. Queries
-            # in no chunk ranked nothing: the zeros of an empty list.
-            values = np.zeros(self.rq.n_queries, dtype=quantity.dtype)
-            for (start, stop), parts in zip(bounds, per_chunk):
-                values[start:stop] = parts[index]
-                parts[index] = None  # a curve's parts are as large as its values: freed as copied
-            self._values[quantity] = values
+            parts = [chunk_parts[index] for chunk_parts in per_chunk]
+            for chunk_parts in per_chunk:
+                chunk_parts[index] = None  # each part freed once joined
+            self._values[quantity] = quantity.join(self.rq.n_queries, bounds, parts)
 
     def value(self, quantity):
         """The per-query values of a computed quantity (in a curve evaluation, its curve's column)."""
         computed = self.computed(quantity)
         if computed is quantity:
             return self._values[quantity]
-        columns = self._columns.get(computed)
-        if columns is None:
-            columns = self._columns[computed] = np.ascontiguousarray(self._values[computed].T)
-            self._values[computed] = columns.T  # the same values, stored once
-        return columns[min(quantity.k, self.curve_width) - 1]
+        # A column is gathered when asked for; the last one of each curve is
+        # kept for the other requests at the same cutoff.
+        k = min(quantity.k, self.curve_width)
+        last = self._columns.get(computed)
+        if last is None or last[0] != k:
+            last = self._columns[computed] = (k, self._values[computed].column(k))
+        return last[1]
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.

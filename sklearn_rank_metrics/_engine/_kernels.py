@@ -109,8 +109,8 @@ class Quantity:
     """A per-query number a metric needs, named by its class and its fields.
 
     ``dtype`` is that of one query's value: float64 for most; a structured
-    dtype for several numbers counted together (:class:`PairCounts`); a
-    subarray dtype would hold a value per cutoff.
+    dtype for several numbers counted together (:class:`PairCounts`). A
+    :class:`Curve` holds a :class:`RaggedCurve` instead of an array.
     """
 
     dtype: ClassVar[np.dtype] = np.dtype(np.float64)
@@ -119,8 +119,21 @@ class Quantity:
         """The values of the queries of one chunk (``work`` is its ChunkWork)."""
         raise NotImplementedError
 
+    def join(self, n_queries, bounds, parts):
+        """The values of ``n_queries`` from those of the chunks ``bounds`` (``parts``, freed as copied).
+
+        The dtype is the quantity's, not a chunk part's: a kernel may return
+        ints for a chunk where it had nothing to add up. Queries in no chunk
+        ranked nothing: the zeros of an empty list.
+        """
+        values = np.zeros(n_queries, dtype=self.dtype)
+        for index, (start, stop) in enumerate(bounds):
+            values[start:stop] = parts[index]
+            parts[index] = None
+        return values
+
     def prefix(self, work):
-        """A cutoff quantity's values at every cutoff ``1 .. self.k``: one row per query of the chunk.
+        """A cutoff quantity's values at every cutoff ``1 .. self.k`` (a :class:`RaggedCurve`).
 
         Only quantities with a cutoff ``k`` have one (see :class:`Curve`).
         """
@@ -249,7 +262,8 @@ class PrecisionSum(Quantity):
             block_relevant, head = work.block_sum(self.k, work.relevance(self.level))
             query, rank, precision = precision_terms(head, block_relevant)
             offsets = rank - 1
-        return prefix_sums(work.chunk.n_queries, self.k, precision, lambda: (query, offsets))
+        lengths = np.minimum(work.chunk.query_sizes, self.k)
+        return prefix_sums(lengths, precision, lambda: (query, offsets))
 
 
 def multiple_of_r(total, multiplier):
@@ -436,6 +450,9 @@ class IdealGain(OrderFree):
             lambda runs, start, stop: ideal_gain_prefix(
                 *runs, stop - start, self.k, evaluation.rq.discounts
             ),
+            join=lambda parts: RaggedCurve.join(
+                histogram.counts.shape[0], histogram.query_blocks(), parts
+            ),
         )
 
     def _runs(self, work):
@@ -443,7 +460,7 @@ class IdealGain(OrderFree):
         run_query, run_code, run_count = label_runs(work.chunk)
         return self._gains(work, work.evaluation, run_query, run_code, run_count, run_query)
 
-    def _from_label_runs(self, evaluation, histogram, finish):
+    def _from_label_runs(self, evaluation, histogram, finish, join=np.concatenate):
         """``finish((query, count, gain), start, stop)`` of the histogram's runs, per block of queries."""
         parts = []
         # Block by block of queries: temporaries stay small while the sort runs.
@@ -457,7 +474,7 @@ class IdealGain(OrderFree):
                     stop,
                 )
             )
-        return np.concatenate(parts)
+        return join(parts)
 
     def _gains(self, source, evaluation, run_query, run_code, run_count, gains_query):
         """``(query, count, gain)`` of label runs, best first (gains per level: best gain first).
@@ -487,19 +504,19 @@ def label_runs(chunk):
 class Curve(Quantity):
     """The values of a cutoff quantity ``of`` at every cutoff ``1 .. of.k``: metric@k curves.
 
-    One row of ``of.k`` values per query (a subarray dtype), computed in one
-    pass by ``of.prefix``: the per-position terms of the head at ``of.k``,
-    summed cumulatively along each query's row (:func:`prefix_sums`).
+    A :class:`RaggedCurve` (each query's running sum up to its own list's
+    end, at most ``of.k`` values), computed in one pass by ``of.prefix``:
+    the per-position terms of the head at ``of.k``, summed cumulatively
+    along each query's segment (:func:`prefix_sums`).
     """
 
     of: Quantity
 
-    @property
-    def dtype(self):
-        return np.dtype((np.float64, (self.of.k,)))
-
     def compute(self, work):
         return self.of.prefix(work)
+
+    def join(self, n_queries, bounds, parts):
+        return RaggedCurve.join(n_queries, bounds, parts)
 
 
 @dataclass(frozen=True)
@@ -1082,30 +1099,107 @@ def _offsets_in_query(run_query, run_count, n_queries):
 # ------------------------------------------------------ every cutoff at once
 # A cutoff quantity at every cutoff 1..w is the running sum of what each
 # position of the head at w adds: the same terms its kernel adds up at one
-# cutoff, put at their positions and summed along each query's row.
+# cutoff, put at their positions and summed along each query's segment. A
+# query's running sum is stored only up to the last position where it can
+# change (a ragged array: at most one value per ranked document).
 
 
-def prefix_sums(n_queries, width, values, positions, discounts=None):
-    """Per query, the sums of ``values`` over its positions ``offset < k``, for k = 1..width.
+class RaggedCurve:
+    """Per query ``q``, a running sum at the cutoffs ``1 .. lengths[q]``, stored end to end.
+
+    ``values[ends[q] - lengths[q] + j]`` is query ``q``'s sum at cutoff
+    ``j + 1``; beyond ``lengths[q]`` the sum no longer changes (the list, or
+    the curve's width, has ended), so the total storage is at most one value
+    per document, whatever the longest list. :meth:`column` reads every
+    query's value at one cutoff.
+    """
+
+    def __init__(self, values, lengths):
+        self.values = values
+        self.lengths = lengths
+        self.before = np.cumsum(lengths) - lengths - 1  # the cell before each query's first
+        self.empty = not lengths.all()
+        # Queries all as long: a dense block of rows, whose columns are strided views.
+        self.row = int(lengths[0]) if values.shape[0] and lengths.min() == lengths.max() else 0
+
+    def column(self, k):
+        """Every query's value at cutoff ``k`` (0 for a query with no positions)."""
+        if self.row:
+            return self.values.reshape(-1, self.row)[:, min(k, self.row) - 1]
+        if not self.values.shape[0]:
+            return np.zeros(self.lengths.shape[0])
+        taken = np.minimum(self.lengths, k)
+        if not self.empty:
+            return self.values[self.before + taken]
+        return np.where(taken > 0, self.values[np.maximum(self.before + taken, 0)], 0.0)
+
+    @classmethod
+    def join(cls, n_queries, bounds, parts):
+        """The curves of ``n_queries`` from the curves of the query ranges ``bounds``.
+
+        Ranges come in query order; queries in none have no positions.
+        ``parts`` is emptied as it is copied, so that each part is freed.
+        """
+        lengths = np.zeros(n_queries, dtype=np.int64)
+        for (start, stop), part in zip(bounds, parts):
+            lengths[start:stop] = part.lengths
+        values = np.empty(int(lengths.sum()))
+        at = 0
+        for index, part in enumerate(parts):
+            values[at : at + part.values.shape[0]] = part.values
+            at += part.values.shape[0]
+            parts[index] = None
+        return cls(values, lengths)
+
+
+def prefix_sums(lengths, values, positions, discounts=None):
+    """Per query, the sums of ``values`` over its positions ``offset < k``, for k = 1..lengths[q].
 
     ``positions()`` gives the ``(query, offset)`` of each value: in query
-    order, then rank order, each at most once, so when there are
-    ``n_queries * width`` values they fill every cell in order and
-    ``positions`` is not called. ``discounts``: each value is first
-    multiplied by the discount of its rank. Returns an array of shape
-    ``(n_queries, width)`` whose row ``q`` is query ``q``'s running sum.
+    order, then rank order, each at most once and below its query's length,
+    so when there are ``lengths.sum()`` values they fill every cell in order
+    and ``positions`` is not called. ``discounts``: each value is first
+    multiplied by the discount of its rank. Returns a :class:`RaggedCurve`.
     """
-    if np.shape(values)[0] == n_queries * width:
-        curve = np.reshape(values, (n_queries, width))
-        curve = curve * discounts[:width] if discounts is not None else curve.astype(np.float64)
+    lengths = lengths.astype(np.int64)
+    starts = np.cumsum(lengths) - lengths
+    total = int(lengths.sum())
+    # Lists all as long (or longer than the width): a dense block of rows.
+    row = int(lengths[0]) if total and lengths.min() == lengths.max() else 0
+    if np.shape(values)[0] == total:
+        curve = np.array(values, dtype=np.float64)
+        if discounts is not None:
+            if row:
+                curve.reshape(-1, row)[...] *= discounts[:row]
+            else:
+                curve *= discounts[np.arange(total) - np.repeat(starts, lengths)]
     else:
         query, offset = positions()
-        curve = np.zeros(n_queries * width)
-        cell = query.astype(np.int64) * width
+        curve = np.zeros(total)
+        cell = starts[query]
         cell += offset
         curve[cell] = values if discounts is None else values * discounts[offset]
-        curve = curve.reshape(n_queries, width)
-    return np.cumsum(curve, axis=1, out=curve)
+    if row:
+        rows = curve.reshape(-1, row)
+        np.cumsum(rows, axis=1, out=rows)
+    else:
+        _running_sums(curve, starts, lengths)
+    return RaggedCurve(curve, lengths)
+
+
+def _running_sums(values, starts, lengths):
+    """Running sums of the segments ``values[starts[q] : starts[q] + lengths[q]]``, in place.
+
+    Position by position (at most the curve's width steps, each over the
+    segments that long): every sum is added left to right, as ``np.cumsum``
+    adds up a row.
+    """
+    order = np.argsort(-lengths, kind="stable")
+    longest_first = starts[order]
+    longer_than = np.searchsorted(-lengths[order], -np.arange(int(lengths.max(initial=0))))
+    for position in range(1, longer_than.shape[0]):
+        cells = longest_first[: longer_than[position]] + position
+        values[cells] += values[cells - 1]
 
 
 def spread(starts, counts):
@@ -1123,25 +1217,30 @@ def expected_gain_prefix(head, block_gain, width, discounted):
     block of one), weighted by its discount.
     """
     discounts = head.discounts if discounted else None
-    n_queries = head.chunk.n_queries
+    lengths = np.minimum(head.chunk.query_sizes, width)
     if not head.tied:
-        return prefix_sums(n_queries, width, block_gain, lambda: (head.query, head.offset), discounts)
+        return prefix_sums(lengths, block_gain, lambda: (head.query, head.offset), discounts)
     # A tie block spread over its positions inside the cutoff.
     block, offset = spread(head.offset, head.inside)
     gain = block_gain[block] / head.size[block]
-    return prefix_sums(n_queries, width, gain, lambda: (head.query[block], offset), discounts)
+    return prefix_sums(lengths, gain, lambda: (head.query[block], offset), discounts)
 
 
 def ideal_gain_prefix(run_query, run_count, run_gain, n_queries, width, discounts):
-    """The ideal DCG at every cutoff 1..width of lists given as runs (see :func:`ideal_gain`)."""
+    """The ideal DCG at every cutoff 1..width of lists given as runs (see :func:`ideal_gain`).
+
+    A query's curve is as long as its runs' documents (the list whose
+    ideal is taken), at most ``width``.
+    """
     start = _offsets_in_query(run_query, run_count, n_queries)
     inside = np.clip(width - start, 0, run_count)
+    lengths = np.minimum(np.bincount(run_query, run_count, n_queries).astype(np.int64), width)
 
     def positions():
         run, offset = spread(start, inside)
         return run_query[run], offset
 
-    return prefix_sums(n_queries, width, np.repeat(run_gain, inside), positions, discounts)
+    return prefix_sums(lengths, np.repeat(run_gain, inside), positions, discounts)
 
 
 def first_relevant_prefix(work, k, level, reciprocal):
@@ -1163,7 +1262,8 @@ def first_relevant_prefix(work, k, level, reciprocal):
         )
         query = np.repeat(queries, n_terms)
     values = probability / rank if reciprocal else probability
-    return prefix_sums(work.chunk.n_queries, k, values, lambda: (query, rank - 1))
+    lengths = np.minimum(work.chunk.query_sizes, k)
+    return prefix_sums(lengths, values, lambda: (query, rank - 1))
 
 
 # ---------------------------------------------- heads of single documents

@@ -104,6 +104,7 @@ def evaluate_requests(
     judgments=None,
     trec_eval_version="10",
     curve=None,
+    reduce=None,
 ):
     """Compute every request on one validated, sorted input.
 
@@ -116,10 +117,14 @@ def evaluate_requests(
     between trec_eval's versions where they differ. ``curve=k_max``
     computes every quantity with a cutoff at all cutoffs ``1 .. k_max`` in
     one pass (metric@k curves: requests at those cutoffs share it).
+    ``reduce``: each request's per-query results (a one-metric
+    :class:`~._results.QueryResults`) are passed to ``reduce`` as soon as
+    they are finished, and only what it returns is kept, so that many
+    requests (a curve's cutoffs) never hold their per-query values at once.
 
     Returns
     -------
-    results : QueryResults
+    results : QueryResults, or the list of ``reduce``'s returns, one per request
     """
     for request in requests:
         check_bounded(request.definition, no_relevant, request.name)
@@ -178,18 +183,22 @@ def evaluate_requests(
         ]
         evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
         evaluation.compute(quantities)
-        per_query = [
-            request.definition.computation.finalize(evaluation, request) for request in requests
-        ]
-    # Codes number the queries in whatever order factorizing found cheapest;
-    # results come in sorted-id order (numpy.unique's).
-    query_ids, query_weights, order = data.query_ids, data.query_weights, None
-    if query_ids.shape[0] > 1 and not (query_ids[1:] > query_ids[:-1]).all():
-        order = np.argsort(query_ids, kind="stable")
-        query_ids = query_ids[order]
-        query_weights = None if query_weights is None else query_weights[order]
-    metric_results = {
-        request.name: finish(request.name, values, no_relevant, order, request.definition.aggregate)
-        for request, values in zip(requests, per_query)
-    }
+        # Codes number the queries in whatever order factorizing found cheapest;
+        # results come in sorted-id order (numpy.unique's).
+        query_ids, query_weights, order = data.query_ids, data.query_weights, None
+        if query_ids.shape[0] > 1 and not (query_ids[1:] > query_ids[:-1]).all():
+            order = np.argsort(query_ids, kind="stable")
+            query_ids = query_ids[order]
+            query_weights = None if query_weights is None else query_weights[order]
+        metric_results = {}
+        reduced = []
+        for request in requests:
+            values = request.definition.computation.finalize(evaluation, request)
+            result = finish(request.name, values, no_relevant, order, request.definition.aggregate)
+            if reduce is None:
+                metric_results[request.name] = result
+            else:
+                reduced.append(reduce(QueryResults(query_ids, {request.name: result}, query_weights)))
+    if reduce is not None:
+        return reduced
     return QueryResults(query_ids, metric_results, query_weights)

@@ -66,17 +66,27 @@ def _check_confidence_band(confidence_band, owner):
     return float(confidence_band)
 
 
-def _curve_results(definition, k_max, y_true, y_score, **options):
-    """Per-query results of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
+def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
+    """Means of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
 
+    Each cutoff's per-query values are reduced as soon as they are finished
+    (to their mean and, for a ``band``, what :func:`_normal_band` needs), so
+    that the values of every query at every cutoff are never held at once.
     The engine warns once per cutoff about queries left out (the same
     queries at every cutoff); those warnings are merged into one per message.
+    Returns ``(means, spreads)``, ``spreads`` None without a band.
     """
     requests = [Request(f"{definition.name}@{k}", definition, k) for k in range(1, k_max + 1)]
+
+    def summary(results):
+        (name,) = results.metrics
+        return results.mean(name), _spread(results, name) if band else None
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        results = evaluate_requests(requests, y_true, y_score, curve=k_max, **options)
-        means = np.array([results.mean(request.name) for request in requests])
+        summaries = evaluate_requests(
+            requests, y_true, y_score, curve=k_max, reduce=summary, **options
+        )
     messages = {}
     for warning in caught:
         if not issubclass(warning.category, UndefinedMetricWarning):
@@ -92,41 +102,53 @@ def _curve_results(definition, k_max, y_true, y_score, **options):
         messages.setdefault(text, warning.category)
     for text, category in messages.items():
         warn_caller(text, category)
-    return results, means
+    means = np.array([mean for mean, _ in summaries])
+    return means, [spread for _, spread in summaries] if band else None
 
 
-def _normal_band(results, means, confidence_level, owner):
+def _spread(results, name):
+    """What the band needs of one cutoff's per-query values.
+
+    ``(unequal query weights, pooled over items, queries counted, standard
+    deviation with ddof=1)``; queries left out (NaN) do not count.
+    """
+    values = results[name]
+    kept = ~np.isnan(values)
+    unequal = results.query_weights is not None and np.ptp(results.query_weights) > 0
+    weights = results.weights(name)[kept]
+    pooled = bool(weights.size and np.ptp(weights) > 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a cutoff without variation
+        deviation = np.std(values[kept], ddof=1) if kept.sum() > 1 else np.nan
+    return unequal, pooled, int(kept.sum()), deviation
+
+
+def _normal_band(means, spreads, metric, confidence_level, owner):
     """``means -/+ z se`` at every cutoff: the normal-approximation interval of the mean over queries.
 
     ``se`` is the standard deviation of the per-query values (``ddof=1``)
     over the square root of the number of queries (those left out of the
     mean, NaN, do not count); ``z`` the standard normal quantile of
-    ``(1 + confidence_level) / 2``.
+    ``(1 + confidence_level) / 2``. ``spreads``: per cutoff, :func:`_spread`;
+    ``metric``: the metric's name, for the messages.
     """
-    names = results.metrics
-    if results.query_weights is not None and np.ptp(results.query_weights) > 0:
+    unequal, pooled, counted, deviation = (np.array(column) for column in zip(*spreads))
+    if unequal.any():
         raise ValueError(
             f"{owner}: confidence_band needs queries of equal weight; sample_weight weighs "
             "them unequally. Draw the weighted curve without a band (confidence_band=None)."
         )
-    for name in names:
-        weights = results.weights(name)[~np.isnan(results[name])]
-        if weights.size and np.ptp(weights) > 0:
-            raise ValueError(
-                f"{owner}: confidence_band is a band around a mean over queries of equal "
-                f"weight; {name.split('@')[0]!r} is pooled over items. Use confidence_band=None."
-            )
-    per_query = np.column_stack([results[name] for name in names])
-    counted = np.count_nonzero(~np.isnan(per_query), axis=0)
+    if pooled.any():
+        raise ValueError(
+            f"{owner}: confidence_band is a band around a mean over queries of equal "
+            f"weight; {metric!r} is pooled over items. Use confidence_band=None."
+        )
     if counted.min() < 2:
         raise ValueError(
             f"{owner}: confidence_band needs at least 2 queries with a value at every cutoff; "
             f"{int(counted.min())} has one. Use confidence_band=None, or evaluate more queries."
         )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a column without variation
-        spread = np.nanstd(per_query, axis=0, ddof=1)
-    half_width = ndtri(0.5 + confidence_level / 2.0) * spread / np.sqrt(counted)
+    half_width = ndtri(0.5 + confidence_level / 2.0) * deviation / np.sqrt(counted)
     return means - half_width, means + half_width
 
 
@@ -414,11 +436,12 @@ class RankingCurveDisplay:
             ties=ties,
             no_relevant=no_relevant,
         )
-        results, means = _curve_results(
+        means, spreads = _curve_results(
             definition,
             k_max,
             y_true,
             y_score,
+            band=level is not None,
             qid=qid,
             gain=gain,
             relevance_level=relevance_level,
@@ -429,7 +452,7 @@ class RankingCurveDisplay:
         )
         lower = upper = None
         if level is not None:
-            lower, upper = _normal_band(results, means, level, owner)
+            lower, upper = _normal_band(means, spreads, definition.name, level, owner)
         display = cls(
             k=np.arange(1, k_max + 1),
             values=means,
