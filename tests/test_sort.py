@@ -39,14 +39,19 @@ KINDS = ["few values", "continuous", "near equal", "signed zeros", "int64 near 2
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("layout", ["interleaved", "contiguous", "2-D"])
+@pytest.mark.parametrize("layout", ["interleaved", "contiguous", "2-D", "ranked", "ranked 2-D"])
 @pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
 def test_rank_order_matches_lexsort(kind, layout, ties):
     rng = np.random.default_rng(zlib.crc32(f"{kind}{layout}{ties}".encode()))
     for _ in range(30):
-        if layout == "2-D":
+        if layout in ("2-D", "ranked 2-D"):
             n_queries, width = int(rng.integers(1, 6)), int(rng.integers(1, 15))
             y_score = _scores(kind, n_queries * width, rng).reshape(n_queries, width)
+            if layout == "ranked 2-D":  # every row in descending score order
+                y_score = np.take_along_axis(
+                    y_score, _exact_descending(y_score.ravel()).reshape(y_score.shape).argsort(
+                        axis=1, kind="stable"), axis=1
+                )  # fmt: skip
             y_true = rng.integers(0, 4, (n_queries, width))
             data = check_ranking_input(y_true, y_score)
         else:
@@ -55,6 +60,9 @@ def test_rank_order_matches_lexsort(kind, layout, ties):
             if layout == "contiguous":
                 qid = np.sort(qid)[::-1]  # grouped, queries in descending id order
             y_score, y_true = _scores(kind, n, rng), rng.integers(0, 4, n).astype(float)
+            if layout == "ranked":  # grouped, queries in random order, scores descending
+                qid = rng.permutation(5)[np.sort(qid)]
+                y_score = y_score[np.lexsort((_exact_descending(y_score), qid))]
             data = check_ranking_input(y_true, y_score, qid)
         order, tie_free = rank_order(
             data.y_score, data.y_true, data.query_codes, data.n_queries, ties, data.rows_are_queries
@@ -77,6 +85,39 @@ def _assert_sorted(order, data, ties):
     label_key = {"optimistic": -labels, "pessimistic": labels, "average": zeros, "first": zeros}
     keys = (order, label_key[ties], _exact_descending(scores), codes)
     assert np.array_equal(np.lexsort(keys), np.arange(n))
+
+
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
+@pytest.mark.parametrize("tied", [False, True])
+def test_rows_ranked_already_are_not_sorted(monkeypatch, ties, tied):
+    """Queries in runs of rows, scores never rising along them: the order without a sort.
+
+    Only where the stable sort gives the same order: always under "first"
+    and "average", without ties under "optimistic" and "pessimistic" (the
+    sort then orders a tie by label).
+    """
+    sorts = []
+    original = _sort._rank_in_one_sort
+    monkeypatch.setattr(_sort, "_rank_in_one_sort", lambda *a: sorts.append(1) or original(*a))
+    rng = np.random.default_rng(zlib.crc32(f"{ties}{tied}".encode()))
+    lengths = rng.integers(1, 30, 50)
+    qid = np.repeat(rng.permutation(50) * 7, lengths)  # grouped, in no id order
+    y_score = rng.integers(0, 4, qid.shape[0]) if tied else rng.permutation(qid.shape[0])
+    y_score = y_score[np.lexsort((-y_score, qid))][np.argsort(np.argsort(qid, kind="stable"))]
+    y_true = rng.integers(0, 4, qid.shape[0])
+    data = check_ranking_input(y_true, y_score, qid)
+    order, tie_free = rank_order(data.y_score, data.y_true, data.query_codes, data.n_queries, ties)
+    _assert_sorted(order, data, ties)
+    assert tie_free is not tied
+    assert bool(sorts) == (tied and ties in ("optimistic", "pessimistic"))
+    # A single rise inside a query, or a query in two runs, takes the sort.
+    for broken in (y_score[::-1].copy(), y_score):
+        sorts.clear()
+        shuffled_qid = qid if broken is not y_score else np.roll(qid, 1)
+        data = check_ranking_input(y_true, broken, shuffled_qid)
+        order, _ = rank_order(data.y_score, data.y_true, data.query_codes, data.n_queries, ties)
+        _assert_sorted(order, data, ties)
+        assert sorts
 
 
 @pytest.mark.parametrize("path", ["offsets inside queries", "two sorts"])

@@ -23,6 +23,12 @@ permutation is read back from the sorted keys:
   input, data grouped by query), else a sort by score is followed by a
   stable sort by query.
 
+No sort at all when the rows come ranked already: each query one run of
+rows, scores non-increasing along it (a TREC run as trec_eval orders it,
+most learning-to-rank files written by rank). Two comparisons of neighbours
+find that; the order is then the runs taken in query order
+(:func:`_rank_ranked_runs`).
+
 Work is in place or block by block: the peak is about two int64 arrays of
 the input's length.
 """
@@ -246,6 +252,46 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     return by_query, tie_free
 
 
+def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
+    """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
+
+    Ranked already: every query is one run of rows, along which the scores
+    never rise. The order is then the runs in query-code order, each as it
+    is, which is what the stable sort gives under ``ties="first"`` and
+    ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when no
+    two documents of a query tie (labels would reorder a tie). Comparing
+    neighbours counts rises and ties; those at the first row of a query are
+    not inside it and are subtracted.
+    """
+    n = y_score.shape[0]
+    starts = run_starts(query_codes, max_runs=n_queries)
+    if starts is None or starts.shape[0] != n_queries:
+        return None  # some query in more than one run of rows
+    rises = ties_inside = 0
+    compared = np.empty(min(BLOCK, max(n - 1, 0)), dtype=bool)
+    for start, stop in _blocks(n - 1):
+        later, earlier = y_score[start + 1 : stop + 1], y_score[start:stop]
+        out = compared[: stop - start]
+        rises += np.count_nonzero(np.greater(later, earlier, out=out))
+        ties_inside += np.count_nonzero(np.equal(later, earlier, out=out))
+    firsts = starts[1:]
+    rises -= np.count_nonzero(y_score[firsts] > y_score[firsts - 1])
+    if rises:
+        return None
+    ties_inside -= np.count_nonzero(y_score[firsts] == y_score[firsts - 1])
+    if ties_inside and ties not in ("average", "first"):
+        return None
+    run_codes = query_codes[starts]
+    if (run_codes[1:] > run_codes[:-1]).all():
+        return np.arange(n, dtype=np.int64), not ties_inside
+    by_code = np.argsort(run_codes)
+    lengths = np.diff(np.append(starts, n))[by_code]
+    placed = np.cumsum(lengths) - lengths  # where each run starts in the order
+    order = np.repeat(starts[by_code] - placed, lengths)
+    order += np.arange(n, dtype=np.int64)
+    return order, not ties_inside
+
+
 def rank_order(
     y_score, y_true, query_codes, n_queries, ties, rows_are_queries=False, score_range=None
 ):
@@ -274,6 +320,9 @@ def rank_order(
         True guarantees that no two documents of one query have equal
         scores (False means they may).
     """
+    ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
+    if ranked is not None:
+        return ranked
     n = y_score.shape[0]
     keys_from_to = key_range(y_score if score_range is None else np.array(score_range, y_score.dtype))
     ranked = _rank_in_one_sort(y_score, y_true, query_codes, n_queries, None, ties, keys_from_to)
