@@ -143,6 +143,27 @@ def test_gzip_found_by_magic_bytes(tmp_path, engine):
     assert _rows(qrels) == [("q1", "d1", 1)]
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="named pipes need POSIX")
+@pytest.mark.parametrize("compress", [False, True])
+def test_a_pipe_is_read_as_a_file(tmp_path, compress):
+    """A named pipe (a shell's <(zcat run.gz)) cannot be memory-mapped: it is read instead."""
+    import os
+    import threading
+
+    content = b"q1 Q0 d1 1 2.5 run\nq1 Q0 d2 2 1.5 run\n"
+    expected = read_trec_run(_write(tmp_path, content))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(
+        target=lambda: pipe.write_bytes(gzip.compress(content) if compress else content)
+    )
+    writer.start()
+    try:
+        pd.testing.assert_frame_equal(read_trec_run(pipe), expected)
+    finally:
+        writer.join()
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 def test_read_qrels(tmp_path, engine):
     content = "q1 0 d1 2\nq1 Q0 d2 0\n\nq1 0 d3 -1\nq2\t0\td1\t1.0\n"

@@ -13,6 +13,7 @@ with no Python object per line.
 """
 
 from .._engine._threads import thread_limit
+from ._files import contains
 
 
 def _pyarrow(required):
@@ -40,7 +41,7 @@ def _read_table(modules, data, fmt, integer_type):
     pa, pc, csv = modules
     # One delimiter throughout; where another whitespace character is one too,
     # pyarrow would take it for part of a field.
-    has_space, has_tab = b" " in data, b"\t" in data
+    has_space, has_tab = contains(data, b" "), contains(data, b"\t")
     if has_space == has_tab:
         return None
     names = [str(field) for field in range(len(fmt.fields))]

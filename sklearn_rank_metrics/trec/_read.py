@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._files import import_pandas, line_number, normalize, read_bytes
+from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
 
 ENGINES = ("auto", "pandas", "pyarrow")
 # Integers read through float64 are exact up to 2**53.
@@ -201,7 +201,7 @@ def read_table(path, fmt, engine, caller, *, check=True):
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}.")
     name = os.fspath(path)
     data = normalize(read_bytes(path), name)
-    if not data or data.isspace():
+    if not data or is_blank(data):
         return _empty(pd, fmt)
     frame = None
     if engine != "pandas":
