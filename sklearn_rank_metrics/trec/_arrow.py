@@ -2,15 +2,18 @@
 
 pyarrow splits on one delimiter character, so its table is used only for files
 whose fields are separated by single spaces or single tabs, each line holding
-exactly as many fields as the format names; the values are checked as pandas'
-are, and on any doubt the file is read again with pandas, so the two paths
-give the same values and the same errors.
+exactly as many fields as the format names, none empty (counted on the bytes:
+fields no caller needs are split but never materialized); the values are
+checked as pandas' are, and on any doubt the file is read again with pandas,
+so the two paths give the same values and the same errors.
 
 :func:`read_with_pyarrow` gives the DataFrame of :func:`~._read.read_trec_run`
 and :func:`~._read.read_trec_qrels`; :func:`read_arrow_columns` gives
 :func:`~._evaluate.evaluate_run` the fields it needs as Arrow and NumPy arrays,
 with no Python object per line.
 """
+
+import numpy as np
 
 from .._engine._threads import thread_limit
 from ._files import contains
@@ -31,12 +34,15 @@ def _pyarrow(required):
     return pa, pc, csv
 
 
-def _read_table(modules, data, fmt, integer_type):
-    """pyarrow's table of every field of ``fmt`` by position, or None where pandas must read.
+def _read_table(modules, data, fmt, integer_type, fields):
+    """pyarrow's table of the ``fields`` of ``fmt`` (indexes), or None where pandas must read.
 
     Strings are ``string`` (UTF-8, checked), ``fmt.numbers`` float64 and
-    ``fmt.integers`` of ``integer_type``; a field pyarrow cannot convert, or
-    an empty string field, gives None.
+    ``fmt.integers`` of ``integer_type``; a line of another number of
+    fields, a field pyarrow cannot convert, or an empty field anywhere
+    (two delimiters in a row, one at a line's start or end, which pandas'
+    whitespace separator reads otherwise) gives None. Fields not asked for
+    are split but never converted or copied.
     """
     pa, pc, csv = modules
     # One delimiter throughout; where another whitespace character is one too,
@@ -44,9 +50,11 @@ def _read_table(modules, data, fmt, integer_type):
     has_space, has_tab = contains(data, b" "), contains(data, b"\t")
     if has_space == has_tab:
         return None
+    delimiter = b" " if has_space else b"\t"
     names = [str(field) for field in range(len(fmt.fields))]
     types = {str(field): integer_type for field in fmt.integers}
     types.update({str(field): pa.float64() for field in fmt.numbers})
+    kept = [str(field) for field in fields]
     try:
         table = csv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),
@@ -54,13 +62,14 @@ def _read_table(modules, data, fmt, integer_type):
                 column_names=names, use_threads=thread_limit() > 1, block_size=1 << 24
             ),
             parse_options=csv.ParseOptions(
-                delimiter=" " if has_space else "\t",
+                delimiter=delimiter.decode(),
                 quote_char=False,
                 escape_char=False,
                 ignore_empty_lines=True,
             ),
             convert_options=csv.ConvertOptions(
-                column_types={name: types.get(name, pa.string()) for name in names},
+                column_types={name: types.get(name, pa.string()) for name in kept},
+                include_columns=kept,
                 null_values=[],
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
@@ -68,12 +77,33 @@ def _read_table(modules, data, fmt, integer_type):
         )
     except pa.ArrowException:
         return None  # a line of another number of fields, a field not a number, ...
-    # Two delimiters in a row, or one at a line's start or end, make an empty
-    # field (an empty number is refused above); pandas reads such lines.
-    for name in names:
-        if name not in types and pc.min(pc.binary_length(table[name])).as_py() == 0:
-            return None
+    # Every row has len(names) fields, so it has that many tokens exactly when none is empty.
+    if _token_count(data, delimiter) != len(names) * table.num_rows:
+        return None
     return table
+
+
+def _token_count(data, delimiter):
+    """How many tokens separated by ``delimiter`` and newlines ``data`` holds.
+
+    A token starts where a separator is followed by another byte (or the
+    data starts with one); counted block by block, a megabyte at a time.
+    """
+    data = np.frombuffer(data, dtype=np.uint8)
+    step = 1 << 20
+    # separator[0]: whether the byte before the block separates (the data's start does).
+    separator = np.ones(min(step, data.shape[0]) + 1, dtype=bool)
+    newline = np.empty(separator.shape[0] - 1, dtype=bool)
+    count = 0
+    for start in range(0, data.shape[0], step):
+        block = data[start : start + step]
+        size = block.shape[0]
+        np.equal(block, delimiter[0], out=separator[1 : size + 1])
+        np.equal(block, ord("\n"), out=newline[:size])
+        separator[1 : size + 1] |= newline[:size]
+        count += np.count_nonzero(separator[:size] > separator[1 : size + 1])
+        separator[0] = separator[size]
+    return count
 
 
 def read_with_pyarrow(data, fmt, *, required):
@@ -81,11 +111,10 @@ def read_with_pyarrow(data, fmt, *, required):
     modules = _pyarrow(required)
     if modules is None:
         return None
-    table = _read_table(modules, data, fmt, modules[0].float64())
+    table = _read_table(modules, data, fmt, modules[0].float64(), [f for f, _ in fmt.columns])
     if table is None:
         return None
-    kept = [str(field) for field, _ in fmt.columns]
-    frame = table.select(kept).to_pandas()
+    frame = table.to_pandas()
     frame.columns = [int(name) for name in frame.columns]
     return frame
 
@@ -104,10 +133,12 @@ def read_arrow_columns(data, fmt):
     modules = _pyarrow(False)
     if modules is None or not data:
         return None
-    table = _read_table(modules, data, fmt, modules[0].int64())
+    numbered = (*fmt.integers, *fmt.numbers)
+    fields = [field for field, column in fmt.columns if column in fmt.evaluated or field in numbered]
+    table = _read_table(modules, data, fmt, modules[0].int64(), fields)
     if table is None or not table.num_rows:
         return None
-    numbers = {field: table[str(field)].to_numpy() for field in (*fmt.integers, *fmt.numbers)}
+    numbers = {field: table[str(field)].to_numpy() for field in numbered}
     if not valid_numbers(fmt, numbers):
         return None
     return {
