@@ -17,16 +17,21 @@ pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow", reason="the Arrow path needs pyarrow")
 
 from sklearn_rank_metrics.trec import (  # noqa: E402
-    _coded,  # noqa: E402
+    _coded,
+    _join,
     evaluate_run,
     read_trec_qrels,
     read_trec_run,
 )
-from sklearn_rank_metrics.trec._coded import (  # noqa: E402
-    KeyTable,
-    pair_keys,
-    read_joined,
-    string_hashes,
+from sklearn_rank_metrics.trec._coded import read_joined  # noqa: E402
+from sklearn_rank_metrics.trec._join import (  # noqa: E402
+    GroupedFile,
+    Scratch,
+    SlotTables,
+    StringRows,
+    match_pairs,
+    same_strings,
+    string_keys,
 )
 
 MEASURES = ["map", "ndcg@10", "precision@5", "recall@100", "mrr", "bpref", "num_ret"]
@@ -175,66 +180,145 @@ def test_malformed_lines_are_named_with_their_line_number(tmp_path):
         evaluate_run(qrels_path, run_path)
 
 
-def test_a_hash_collision_never_gives_a_wrong_label(tmp_path, monkeypatch):
-    # Keys by row number: run row i and qrels row i collide whatever their
-    # ids, so the confirmation must refuse the join and the DataFrame path decide.
+@pytest.mark.parametrize("collide", ["rows", "rows of a query"])
+def test_a_hash_collision_never_gives_a_wrong_label(tmp_path, monkeypatch, collide):
+    # Keys by row number in the block (or in the query, queries mixed in):
+    # run row i and qrels row i collide whatever their ids, so the
+    # confirmation (on the query, then on the bytes) must refuse the join and
+    # the DataFrame path decide.
     run, qrels = random_lines(4, DOC_IDS["short"])
     qrels_path, run_path = write_files(tmp_path, run, qrels)
     expected, _ = both_paths(qrels_path, run_path)
-    def row_keys(queries, docs):
-        return _coded._finalize(np.arange(len(docs), dtype=np.uint64))
 
-    monkeypatch.setattr(_coded, "pair_keys", row_keys)
+    def row_keys(data, starts, lengths, queries):
+        rows = np.arange(starts.shape[0], dtype=np.uint64)
+        if collide == "rows of a query":
+            first = np.searchsorted(queries, queries)  # the block's queries are grouped
+            rows = (rows - first.astype(np.uint64)) * np.uint64(1000) + queries.astype(np.uint64)
+        return rows * np.uint64(0x9E3779B97F4A7C15)
+
+    monkeypatch.setattr(_join, "string_keys", row_keys)
     assert read_joined(qrels_path, run_path) is None
     collided, _ = both_paths(qrels_path, run_path)
     for measure in expected.metrics:
         np.testing.assert_array_equal(collided[measure], expected[measure])
 
 
-def test_string_hashes_depend_on_the_strings_alone():
+@pytest.mark.parametrize("order", ["same", "run reversed", "qrels shuffled", "run interleaved"])
+def test_files_in_other_query_orders(tmp_path, order):
+    """Queries only one file has, between the shared ones; both files in different orders."""
+    run, qrels = random_lines(5, DOC_IDS["clueweb"], n_queries=40, ties=True)
+    rng = np.random.default_rng(5)
+    run = [line for line in run if int(line[0][1:]) % 7 != 3]  # judged queries the run lacks
+    qrels = [line for line in qrels if int(line[0][1:]) % 11 != 4]  # run queries without judgments
+    by_query = lambda lines: [[x for x in lines if x[0] == q] for q in dict.fromkeys(x[0] for x in lines)]
+    if order == "run reversed":
+        run = [line for group in by_query(run)[::-1] for line in group]
+    elif order == "qrels shuffled":
+        groups = by_query(qrels)
+        qrels = [line for i in rng.permutation(len(groups)) for line in groups[i]]
+    elif order == "run interleaved":
+        run = [run[i] for i in rng.permutation(len(run))]
+    qrels_path, run_path = write_files(tmp_path, run, qrels)
+    assert_same(qrels_path, run_path, ties="trec_eval")
+
+
+@pytest.mark.parametrize("block_rows", [1, 7, 50])
+def test_blocks_threads_and_chunks_find_the_same_pairs(block_rows, monkeypatch):
+    """Blocks of any size, on threads, over Arrow columns of many chunks: every pair found."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(_join, "BLOCK_ROWS", block_rows)
+    rng = np.random.default_rng(block_rows)
+    lengths = rng.integers(0, 30, 60)  # rows per query; some queries in one file only
+    judged_lengths = rng.integers(0, 12, 60)
+    lengths[0], judged_lengths[0] = 5, 4
+    lengths[5], judged_lengths[5] = 0, 3  # judged, not retrieved: a block without run rows
+    docs = [DOC_IDS["lengths"](int(i)) for i in range(500)]
+    run_docs, judged_docs, expected = [], [], set()
+    for query in range(60):
+        retrieved = rng.choice(500, lengths[query], replace=False)
+        judged = rng.choice(500, judged_lengths[query], replace=False)
+        run_docs += [docs[i] for i in retrieved]
+        judged_docs += [docs[i] for i in judged]
+        position = {doc: row for row, doc in enumerate(retrieved, len(run_docs) - len(retrieved))}
+        start = len(judged_docs) - len(judged)
+        expected |= {(start + k, position[doc]) for k, doc in enumerate(judged) if doc in position}
+    sequence = np.arange(60)
+
+    def grouped(counts, strings):
+        queries = np.repeat(sequence, counts)
+        cuts = sorted(set(rng.integers(0, len(strings), 5).tolist()) | {0, len(strings)})
+        column = pa.chunked_array(
+            [pa.array(strings[a:b], pa.string()) for a, b in zip(cuts[:-1], cuts[1:])],
+            type=pa.string(),
+        )
+        return GroupedFile(queries, np.concatenate(([0], np.cumsum(counts))), StringRows(column))
+
+    run, judged = grouped(lengths, run_docs), grouped(judged_lengths, judged_docs)
+    for pool, n_threads in ((None, 1), (ThreadPoolExecutor(3), 3)):
+        judged_rows, run_rows = match_pairs(run, judged, pool, n_threads)
+        assert set(zip(judged_rows.tolist(), run_rows.tolist())) == expected
+    # A pair twice in the run or in the qrels gives up.
+    assert match_pairs(grouped(lengths, run_docs[:1] + run_docs[:1] + run_docs[2:]), judged) is None
+    assert match_pairs(run, grouped(judged_lengths, judged_docs[:1] * 2 + judged_docs[2:])) is None
+
+
+def test_string_keys_depend_on_the_strings_and_queries_alone():
     strings = ["", "a", "a" * 8, "a" * 9, "b" * 16, "b" * 17, "é", "x" * 40, "a\tb"] * 3
-    one_chunk = pa.chunked_array([pa.array(strings)])
-    many = pa.chunked_array([pa.array(strings[i : i + 4]) for i in range(0, len(strings), 4)])
-    sliced = pa.array(["pad"] + strings).slice(1)  # a non-zero offset into the buffers
-    initial = np.zeros(len(strings), dtype=np.uint64)
-    hashes = string_hashes(one_chunk, initial)
-    np.testing.assert_array_equal(string_hashes(many, initial), hashes)
-    np.testing.assert_array_equal(string_hashes(sliced, initial), hashes)
-    # Equal strings, equal hashes; these distinct ones, distinct hashes.
-    assert len(set(hashes.tolist())) == len(set(strings))
-    same_length = pa.array(["abcdefghij", "abcdefghik", "bbcdefghij"])
-    assert len(set(string_hashes(same_length, np.zeros(3, np.uint64)).tolist())) == 3
-    # The start value (the query) tells pairs of one document apart.
-    keys = pair_keys(np.array([0, 1, 0]), pa.array(["d", "d", "d"]))
-    assert keys[0] == keys[2] != keys[1]
+    columns = [
+        pa.chunked_array([pa.array(strings)]),
+        pa.chunked_array([pa.array(strings[i : i + 4]) for i in range(0, len(strings), 4)]),
+        pa.array(["pad"] + strings).slice(1),  # a non-zero offset into the buffers
+        pa.array(strings, pa.large_string()),
+    ]
+    queries = np.zeros(len(strings), dtype=np.intp)
+
+    def keys(column, start=0, stop=len(strings)):
+        data, starts, lengths = StringRows(column).rows(start, stop, Scratch())
+        return string_keys(data, starts, lengths, queries[start:stop])
+
+    reference = keys(columns[0])
+    for column in columns[1:]:
+        np.testing.assert_array_equal(keys(column), reference)
+        np.testing.assert_array_equal(keys(column, 5, 20), reference[5:20])  # across chunks
+    # Equal strings, equal keys; these distinct ones, distinct keys.
+    assert len(set(reference.tolist())) == len(set(strings))
+    # Strings of one length (a strided read) and the same strings among others.
+    same_length = ["abcdefghij", "abcdefghik", "bbcdefghij"]
+    alone = keys(pa.array(same_length), 0, 3)
+    mixed = keys(pa.array(same_length + ["a"]), 0, 4)
+    assert len(set(alone.tolist())) == 3
+    np.testing.assert_array_equal(alone, mixed[:3])
+    # The query tells pairs of one document apart.
+    data, starts, lengths = StringRows(pa.array(["d", "d", "d"])).rows(0, 3, Scratch())
+    pair_keys = string_keys(data, starts, lengths, np.array([0, 1, 0]))
+    assert pair_keys[0] == pair_keys[2] != pair_keys[1]
 
 
-def test_key_table_finds_every_key_and_sees_repeats():
+def test_same_strings_compares_every_byte():
+    rows = StringRows(pa.array(["abcdefgh1", "x", "abcdefgh2", "abcdefgh1", "y"]))
+    data, starts, lengths = rows.rows(0, 5, Scratch())
+    assert same_strings(data, starts[[0, 1]], lengths[[0, 1]], data, starts[[3, 1]], lengths[[3, 1]])
+    assert not same_strings(data, starts[[0]], lengths[[0]], data, starts[[2]], lengths[[2]])
+    assert not same_strings(data, starts[[1]], lengths[[1]], data, starts[[4]], lengths[[4]])
+    assert not same_strings(data, starts[[1]], lengths[[1]], data, starts[[0]], lengths[[0]])
+
+
+def test_slot_tables_find_every_key_and_see_repeats():
     rng = np.random.default_rng(0)
     n = 5000
-    keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + 1
-    # Queries of very different sizes, interleaved; one key in two queries.
-    queries = np.minimum(rng.geometric(0.01, n), 40)[rng.permutation(n)]
-    keys[1] = keys[0]
-    queries[1] = (queries[0] + 1) % 41
-    table = KeyTable(keys, queries, 41)
-    assert not table.repeated
-    wanted = np.concatenate((np.arange(0, n, 7), [0, 1, 2]))
-    wanted_keys = np.concatenate((keys[wanted], keys[:50] + np.uint64(2)))
-    wanted_queries = np.concatenate((queries[wanted], queries[:50]))
-    wanted_queries[-51] = (queries[2] + 3) % 41  # keys[2] asked in another query
-    expected = {(int(k), int(q)): row for row, (k, q) in enumerate(zip(keys, queries))}
-    found = table.find(wanted_keys, wanted_queries)
-    assert found.tolist() == [
-        expected.get((int(k), int(q)), -1) for k, q in zip(wanted_keys, wanted_queries)
-    ]
+    keys = rng.integers(0, 2**63, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+    tables = SlotTables(keys)
+    assert not tables.repeated and len(tables.levels) > 1
+    wanted = np.concatenate((keys[::7], keys[:3], keys[:50] + np.uint64(2)))
+    expected = {int(k): row for row, k in enumerate(keys)}
+    assert tables.find(wanted).tolist() == [expected.get(int(k), -1) for k in wanted]
     for where in (0, 2500, 4999):
-        twice = KeyTable(np.append(keys, keys[where]), np.append(queries, queries[where]), 41,
-                         find=False)  # fmt: skip
-        assert twice.repeated
+        assert SlotTables(np.append(keys, keys[where])).repeated
     # Keys crowded in few slots are reported as maybe repeated: the caller's exact path.
-    crowded = np.zeros(1000, dtype=np.uint64)
-    assert KeyTable(crowded + np.arange(1000, dtype=np.uint64), np.zeros(1000, np.intp), 1).repeated
+    assert SlotTables(np.arange(1000, dtype=np.uint64)).repeated
+    assert SlotTables(np.zeros(0, np.uint64)).find(keys[:3]).tolist() == [-1, -1, -1]
 
 
 @pytest.mark.parametrize(
@@ -248,7 +332,8 @@ def test_query_codes_of_chunked_ids(chunks):
     import pyarrow.compute as pc
 
     column = pa.chunked_array([pa.array(chunk) for chunk in chunks])
-    codes, ids = _coded._query_codes(pc, column)
+    codes, ids, grouped = _coded._query_codes(pc, column)
     ids = ids.to_pylist()
     assert [ids[code] for code in codes] == column.to_pylist()
     assert sorted(ids) == sorted(set(column.to_pylist()))
+    assert grouped == (chunks[0][1] == "q1")
