@@ -191,8 +191,13 @@ def test_max_docs_matches_trec_eval_M(max_docs):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_trec_eval_ties_match_trec_eval_exactly(seed):
+@pytest.mark.parametrize("layout", ["as generated", "ranked, queries in reverse id order"])
+def test_trec_eval_ties_match_trec_eval_exactly(seed, layout):
+    # A run ranked already (each query's lines in score order, as trec_eval
+    # writes them) has its ties put in order in place, without a sort.
     run, qrels = make_case(seed, ties=True)
+    if layout != "as generated":
+        run = run.sort_values(["query_id", "score"], ascending=False, kind="stable")
     with pytest.warns(UnevaluatedQueriesWarning):
         results = evaluate_run(qrels, run, metrics=MEASURES, ties="trec_eval", average=None)
     reference = trec_eval_values(run, qrels, MEASURES)

@@ -252,44 +252,66 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     return by_query, tie_free
 
 
-def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
-    """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
+def ranked_runs(y_score, query_codes, n_queries):
+    """``(starts, n_ties)`` when the rows come ranked already, else None.
 
-    Ranked already: every query is one run of rows, along which the scores
-    never rise. The order is then the runs in query-code order, each as it
-    is, which is what the stable sort gives under ``ties="first"`` and
-    ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when no
-    two documents of a query tie (labels would reorder a tie). Comparing
-    neighbours counts rises and ties; those at the first row of a query are
-    not inside it and are subtracted.
+    Ranked already: each of the ``n_queries`` queries the rows hold is one
+    run of rows (starting at ``starts``), along which the scores never rise.
+    ``n_ties`` counts the neighbours inside a run with equal scores.
+    Neighbours are compared block by block, rises and ties counted; those
+    at the first row of a query are not inside it and are subtracted.
     """
     n = y_score.shape[0]
     starts = run_starts(query_codes, max_runs=n_queries)
     if starts is None or starts.shape[0] != n_queries:
         return None  # some query in more than one run of rows
-    rises = ties_inside = 0
+    rises = ties = 0
     compared = np.empty(min(BLOCK, max(n - 1, 0)), dtype=bool)
     for start, stop in _blocks(n - 1):
         later, earlier = y_score[start + 1 : stop + 1], y_score[start:stop]
         out = compared[: stop - start]
         rises += np.count_nonzero(np.greater(later, earlier, out=out))
-        ties_inside += np.count_nonzero(np.equal(later, earlier, out=out))
+        ties += np.count_nonzero(np.equal(later, earlier, out=out))
     firsts = starts[1:]
-    rises -= np.count_nonzero(y_score[firsts] > y_score[firsts - 1])
-    if rises:
+    if rises != np.count_nonzero(y_score[firsts] > y_score[firsts - 1]):
         return None
-    ties_inside -= np.count_nonzero(y_score[firsts] == y_score[firsts - 1])
-    if ties_inside and ties not in ("average", "first"):
+    return starts, ties - np.count_nonzero(y_score[firsts] == y_score[firsts - 1])
+
+
+def tied_neighbours(y_score, query_codes):
+    """The rows whose score equals that of the row before, in the same query (sorted)."""
+    found = [np.zeros(0, dtype=np.intp)]
+    for start, stop in _blocks(y_score.shape[0] - 1):
+        same = np.equal(y_score[start + 1 : stop + 1], y_score[start:stop])
+        same &= query_codes[start + 1 : stop + 1] == query_codes[start:stop]
+        found.append(np.flatnonzero(same) + (start + 1))
+    return np.concatenate(found)
+
+
+def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
+    """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
+
+    The order is then the runs (:func:`ranked_runs`) in query-code order,
+    each as it is, which is what the stable sort gives under ``ties="first"``
+    and ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when
+    no two documents of a query tie (labels would reorder a tie).
+    """
+    ranked = ranked_runs(y_score, query_codes, n_queries)
+    if ranked is None:
         return None
+    starts, n_ties = ranked
+    if n_ties and ties not in ("average", "first"):
+        return None
+    n = y_score.shape[0]
     run_codes = query_codes[starts]
     if (run_codes[1:] > run_codes[:-1]).all():
-        return np.arange(n, dtype=np.int64), not ties_inside
+        return np.arange(n, dtype=np.int64), not n_ties
     by_code = np.argsort(run_codes)
     lengths = np.diff(np.append(starts, n))[by_code]
     placed = np.cumsum(lengths) - lengths  # where each run starts in the order
     order = np.repeat(starts[by_code] - placed, lengths)
     order += np.arange(n, dtype=np.int64)
-    return order, not ties_inside
+    return order, not n_ties
 
 
 def rank_order(

@@ -16,12 +16,13 @@ import os
 
 import numpy as np
 
-from .._engine._factorize import run_starts
+from .._engine._factorize import BLOCK, run_starts
 from .._engine._judgments import Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
+from .._engine._sort import ranked_runs, tied_neighbours
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -233,7 +234,7 @@ def evaluate_run(
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
-        rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, rows, in_order)
+        rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, labels, rows, in_order)
     if max_docs is not None:
         first = _first_per_query(
             _take(run_queries, rows), _take(trec_scores, rows), max_docs, in_order
@@ -424,7 +425,11 @@ def _present(queries, n_queries):
 def _single_precision(scores):
     """The scores as trec_eval 9 holds them: rounded to float32 (C ``float``), kept finite."""
     limit = np.finfo(np.float32).max
-    return np.clip(scores, -limit, limit).astype(np.float32).astype(np.float64)
+    rounded = np.empty(scores.shape[0], dtype=np.float64)
+    for start in range(0, scores.shape[0], BLOCK):  # temporaries of a block only
+        block = np.clip(scores[start : start + BLOCK], -limit, limit)
+        rounded[start : start + BLOCK] = block.astype(np.float32)
+    return rounded
 
 
 def _in_trec_eval_order(queries, scores):
@@ -435,40 +440,49 @@ def _in_trec_eval_order(queries, scores):
     """
     if queries.shape[0] < 2:
         return True
-    if run_starts(queries).shape[0] != np.count_nonzero(np.bincount(queries)):
-        return False
-    same = queries[1:] == queries[:-1]
-    return bool(((scores[1:] <= scores[:-1]) | ~same).all())
+    n_queries = np.count_nonzero(np.bincount(queries))
+    return ranked_runs(scores, queries, n_queries) is not None
 
 
-def _trec_eval_order(pd, doc_ids, run_queries, scores, rows, in_order):
-    """``rows`` reordered so that the documents of every tie come in descending doc id order.
+def _trec_eval_order(pd, doc_ids, run_queries, scores, labels, rows, in_order):
+    """The documents of every tie put in trec_eval's order, descending doc id; the rows ranked.
 
     trec_eval sorts by score, then by document id (byte order), both
     descending. Only documents that tie with another of their query need
     the second key: they are sorted among themselves and put back in the
     places they held, so that within every tie they come in trec_eval's
     order and the engine's input-order ties (``"first"``) follow it.
-    ``in_order`` (:func:`_in_trec_eval_order`) finds the ties among
-    neighbouring rows; otherwise by hashing (query, score) pairs.
+
+    ``in_order`` (:func:`_in_trec_eval_order`): ties are neighbours, and
+    only the labels of tied rows move (in place: tied rows share their query
+    and score), so ``rows`` is returned as it is. Otherwise ties are found by
+    hashing (query, score) pairs and ``rows`` is returned reordered.
     """
     queries, row_scores = _take(run_queries, rows), _take(scores, rows)
     if in_order:
-        starts = run_starts(queries, row_scores)
-        if starts.shape[0] == queries.shape[0]:
-            return rows  # no tie
-        lengths = _run_lengths(starts, queries.shape[0])
-        tied = np.flatnonzero(np.repeat(lengths > 1, lengths))
+        after = tied_neighbours(row_scores, queries)  # each tied with the row before
+        tied = np.union1d(after - 1, after)
+        first_of_tie = ~np.isin(tied, after, assume_unique=True)
     else:
         frame = pd.DataFrame({"query": queries, "score": row_scores})
         tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
+        first_of_tie = None
     if not tied.shape[0]:
         return rows
-    rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
+    tied_rows = _within(rows, tied)
+    doc = doc_ids(tied_rows)
+    if in_order:
+        # Each tie keeps its places; its labels take the order of its documents.
+        ordered = pd.DataFrame({"tie": np.cumsum(first_of_tie), "doc": doc}).sort_values(
+            ["tie", "doc"], ascending=[True, False], kind="stable"
+        )
+        labels[tied_rows] = labels[tied_rows[ordered.index.to_numpy()]]
+        return rows
     ordered = pd.DataFrame(
-        {"query": queries[tied], "score": row_scores[tied], "doc": doc_ids(rows[tied])}
+        {"query": queries[tied], "score": row_scores[tied], "doc": doc}
     ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
-    rows[tied] = rows[tied[ordered.index.to_numpy()]]
+    rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
+    rows[tied] = tied_rows[ordered.index.to_numpy()]
     return rows
 
 
