@@ -138,7 +138,15 @@ def read_arrow_columns(data, fmt):
     table = _read_table(modules, data, fmt, modules[0].int64(), fields)
     if table is None or not table.num_rows:
         return None
-    numbers = {field: table[str(field)].to_numpy() for field in numbered}
+    # Numbers the caller gets as NumPy arrays; the others (the rank) only
+    # checked, on their smallest and largest values.
+    numbers = {
+        field: table[str(field)].to_numpy()
+        if column in fmt.evaluated
+        else np.array([value.as_py() for value in modules[1].min_max(table[str(field)]).values()])
+        for field, column in fmt.columns
+        if field in numbered
+    }
     if not valid_numbers(fmt, numbers):
         return None
     return {

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import run_starts
+from .._engine._factorize import BLOCK, code_dtype, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
 from ._arrow import read_arrow_columns
@@ -66,9 +66,17 @@ def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
     """
     run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
     query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
-    run_queries = np.searchsorted(query_ids, run_ids)[run_queries]
-    judged_queries = np.searchsorted(query_ids, judged_ids)[judged_queries]
+    run_queries = _recode(run_queries, np.searchsorted(query_ids, run_ids))
+    judged_queries = _recode(judged_queries, np.searchsorted(query_ids, judged_ids))
     return query_ids, run_queries, judged_queries
+
+
+def _recode(codes, mapping):
+    """``mapping[codes]`` as int32 (int64 beyond 2**31 codes), block by block."""
+    recoded = np.empty(codes.shape[0], dtype=code_dtype(mapping.shape[0]))
+    for start in range(0, codes.shape[0], BLOCK):
+        np.take(mapping, codes[start : start + BLOCK], out=recoded[start : start + BLOCK])
+    return recoded
 
 
 def _unicode(ids):
@@ -84,7 +92,10 @@ def judged_labels(n_rows, run_rows, judged_rows, grades):
     The label is the grade, ``JUDGED_UNJUDGED`` for a negative grade and
     ``NOT_JUDGED`` for a document the qrels do not judge for its query.
     """
-    labels = np.full(n_rows, NOT_JUDGED, dtype=np.int64)
+    # The smallest integers that hold every grade and the negative codes.
+    low = min(int(grades.min(initial=0)), JUDGED_UNJUDGED)
+    dtype = np.result_type(np.min_scalar_type(low), np.min_scalar_type(int(grades.max(initial=0))))
+    labels = np.full(n_rows, NOT_JUDGED, dtype=dtype)
     found = grades[judged_rows]
     labels[run_rows] = np.where(found >= 0, found, JUDGED_UNJUDGED)
     return labels
@@ -210,7 +221,8 @@ def _query_codes(pc, column):
     starts = np.flatnonzero(np.concatenate(([True], change)))
     ids = pc.take(column, starts)
     if pc.count_distinct(ids).as_py() == starts.shape[0]:
-        return np.cumsum(np.concatenate(([False], change)), dtype=np.intp), ids, True
+        codes = np.cumsum(np.concatenate(([False], change)), dtype=code_dtype(starts.shape[0]))
+        return codes, ids, True
     encoded = pc.dictionary_encode(column)  # chunked: one dictionary for every chunk
     chunks = getattr(encoded, "chunks", [encoded])
     codes = np.concatenate([chunk.indices.to_numpy() for chunk in chunks])

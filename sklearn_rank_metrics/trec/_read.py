@@ -305,7 +305,10 @@ def _valid(frame, fmt):
 
 
 def valid_numbers(fmt, values):
-    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers."""
+    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers.
+
+    For an integer field read as integers, its smallest and largest values suffice.
+    """
     for field in fmt.integers:
         column = values[field]
         if column.dtype.kind == "i":  # read as integers: only the range to check
