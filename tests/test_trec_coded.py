@@ -30,7 +30,6 @@ from sklearn_rank_metrics.trec._join import (  # noqa: E402
     SlotTables,
     StringRows,
     match_pairs,
-    same_strings,
     string_keys,
 )
 
@@ -190,8 +189,8 @@ def test_a_hash_collision_never_gives_a_wrong_label(tmp_path, monkeypatch, colli
     qrels_path, run_path = write_files(tmp_path, run, qrels)
     expected, _ = both_paths(qrels_path, run_path)
 
-    def row_keys(data, starts, lengths, queries):
-        rows = np.arange(starts.shape[0], dtype=np.uint64)
+    def row_keys(words, lengths, queries):
+        rows = np.arange(lengths.shape[0], dtype=np.uint64)
         if collide == "rows of a query":
             first = np.searchsorted(queries, queries)  # the block's queries are grouped
             rows = (rows - first.astype(np.uint64)) * np.uint64(1000) + queries.astype(np.uint64)
@@ -272,11 +271,9 @@ def test_string_keys_depend_on_the_strings_and_queries_alone():
         pa.array(["pad"] + strings).slice(1),  # a non-zero offset into the buffers
         pa.array(strings, pa.large_string()),
     ]
-    queries = np.zeros(len(strings), dtype=np.intp)
-
     def keys(column, start=0, stop=len(strings)):
-        data, starts, lengths = StringRows(column).rows(start, stop, Scratch())
-        return string_keys(data, starts, lengths, queries[start:stop])
+        words, lengths = StringRows(column).words(start, stop, Scratch())
+        return string_keys(words, lengths, np.zeros(stop - start, dtype=np.intp))
 
     reference = keys(columns[0])
     for column in columns[1:]:
@@ -284,25 +281,30 @@ def test_string_keys_depend_on_the_strings_and_queries_alone():
         np.testing.assert_array_equal(keys(column, 5, 20), reference[5:20])  # across chunks
     # Equal strings, equal keys; these distinct ones, distinct keys.
     assert len(set(reference.tolist())) == len(set(strings))
-    # Strings of one length (a strided read) and the same strings among others.
+    # Strings of one length (a reshape of the bytes) and the same strings among others.
     same_length = ["abcdefghij", "abcdefghik", "bbcdefghij"]
     alone = keys(pa.array(same_length), 0, 3)
-    mixed = keys(pa.array(same_length + ["a"]), 0, 4)
+    mixed = keys(pa.array(same_length + ["a", "z" * 30]), 0, 5)  # a shorter and a longer one
     assert len(set(alone.tolist())) == 3
     np.testing.assert_array_equal(alone, mixed[:3])
     # The query tells pairs of one document apart.
-    data, starts, lengths = StringRows(pa.array(["d", "d", "d"])).rows(0, 3, Scratch())
-    pair_keys = string_keys(data, starts, lengths, np.array([0, 1, 0]))
+    words, lengths = StringRows(pa.array(["d", "d", "d"])).words(0, 3, Scratch())
+    pair_keys = string_keys(words, lengths, np.array([0, 1, 0]))
     assert pair_keys[0] == pair_keys[2] != pair_keys[1]
 
 
-def test_same_strings_compares_every_byte():
-    rows = StringRows(pa.array(["abcdefgh1", "x", "abcdefgh2", "abcdefgh1", "y"]))
-    data, starts, lengths = rows.rows(0, 5, Scratch())
-    assert same_strings(data, starts[[0, 1]], lengths[[0, 1]], data, starts[[3, 1]], lengths[[3, 1]])
-    assert not same_strings(data, starts[[0]], lengths[[0]], data, starts[[2]], lengths[[2]])
-    assert not same_strings(data, starts[[1]], lengths[[1]], data, starts[[4]], lengths[[4]])
-    assert not same_strings(data, starts[[1]], lengths[[1]], data, starts[[0]], lengths[[0]])
+def test_ids_as_words_are_their_bytes_and_refuse_a_blow_up():
+    strings = ["abcdefgh1", "x", "", "é" * 5, "abcdefgh1"]
+    for column in (pa.array(strings), pa.chunked_array([pa.array(strings[:2]), pa.array(strings[2:])])):
+        words, lengths = StringRows(column).words(0, 5, Scratch())
+        assert lengths.tolist() == [len(x.encode()) for x in strings]
+        assert [words[i].tobytes()[: lengths[i]].decode() for i in range(5)] == strings
+        assert not words.view(np.uint8).reshape(5, -1)[[1, 2], 1:].any()  # zeros past the end
+        assert words[0].tolist() == words[4].tolist()
+    # One long id among many short ones would make a matrix many times the bytes.
+    many = pa.array(["d"] * 100_000 + ["x" * 1000])
+    assert StringRows(many).words(0, 100_001, Scratch()) is None
+    assert StringRows(many).words(0, 100_000, Scratch()) is not None
 
 
 def test_slot_tables_find_every_key_and_see_repeats():

@@ -229,8 +229,11 @@ def evaluate_run(
         joined = _join_frames(pd, qrels, run)
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids = joined
     del joined
-    # The run rows evaluated, in the order ranked; None: all of them, as they are.
-    rows = _judged_query_rows(run_queries, judged_queries, query_ids)
+    n_queries = query_ids.shape[0]
+    judged = _present(judged_queries, n_queries)
+    # The queries of the run with judgments, and the run rows evaluated, in
+    # the order ranked (None: all of them, as they are).
+    ranked, rows = _judged_query_rows(run_queries, judged, query_ids)
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
@@ -245,10 +248,10 @@ def evaluate_run(
     # Queries evaluated whatever is left of their ranking: every judged query
     # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
     if missing_queries == "zero":
-        empty_queries = judged_queries
+        empty_queries = judged
     else:
-        empty_queries = _take(run_queries, rows)
-        _warn_unranked(judged_queries, empty_queries, query_ids)
+        empty_queries = ranked
+        _warn_unranked(judged, ranked, query_ids)
     if judged_only:
         rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
 
@@ -261,7 +264,7 @@ def evaluate_run(
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
         no_relevant="zero",
-        judgments=Judgments(judged_queries, grades, _present(empty_queries, query_ids.shape[0])),
+        judgments=Judgments(judged_queries, grades, empty_queries),
         trec_eval_version=trec_eval_version,
     )
     results = results.with_query_ids(query_ids[results.query_ids])
@@ -368,26 +371,31 @@ def _run_labels(run_keys, judged_keys, grades):
     return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
 
 
-def _judged_query_rows(run_queries, judged_queries, query_ids):
-    """Rows of the run whose query has judgments, None for all; the others are counted in a warning."""
-    judged = np.zeros(query_ids.shape[0], dtype=bool)
-    judged[judged_queries] = True
-    keep = judged[run_queries]
-    if not keep.any():
+def _judged_query_rows(run_queries, judged, query_ids):
+    """``(ranked, rows)``: the run's queries with judgments, and their rows (None for all).
+
+    ``judged``: the sorted codes of the judged queries. The run's queries
+    without judgments are counted in a warning.
+    """
+    ran = _present(run_queries, query_ids.shape[0])
+    ranked = np.intersect1d(ran, judged, assume_unique=True)
+    if not ranked.shape[0]:
         raise ValueError(
             "evaluate_run: no query of the run has relevance judgments in the qrels; check "
             "that both use the same query ids (trec_eval stops here too)."
         )
-    if not keep.all():
-        unjudged = np.unique(run_queries[~keep])
-        warn_caller(
-            f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
-            f"judgments and were left out, as trec_eval leaves them out (e.g. "
-            f"{query_ids[unjudged[0]]!r}).",
-            UnevaluatedQueriesWarning,
-        )
-        return np.flatnonzero(keep)
-    return None
+    if ranked.shape[0] == ran.shape[0]:
+        return ranked, None
+    unjudged = np.setdiff1d(ran, ranked, assume_unique=True)
+    warn_caller(
+        f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
+        f"judgments and were left out, as trec_eval leaves them out (e.g. "
+        f"{query_ids[unjudged[0]]!r}).",
+        UnevaluatedQueriesWarning,
+    )
+    keep = np.zeros(query_ids.shape[0], dtype=bool)
+    keep[ranked] = True
+    return ranked, np.flatnonzero(keep[run_queries])
 
 
 def _take(values, rows):
@@ -400,11 +408,13 @@ def _within(rows, positions):
     return positions if rows is None else rows[positions]
 
 
-def _warn_unranked(judged_queries, ranked_queries, query_ids):
-    """Count the judged queries with no retrieved document, left out of the means."""
-    n_queries = query_ids.shape[0]
-    judged = _present(judged_queries, n_queries)
-    missing = np.setdiff1d(judged, _present(ranked_queries, n_queries), assume_unique=True)
+def _warn_unranked(judged, ranked, query_ids):
+    """Count the judged queries with no retrieved document, left out of the means.
+
+    ``judged`` and ``ranked``: sorted distinct codes of the judged queries
+    and of the run's queries with judgments.
+    """
+    missing = np.setdiff1d(judged, ranked, assume_unique=True)
     if missing.shape[0]:
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
@@ -440,8 +450,10 @@ def _in_trec_eval_order(queries, scores):
     """
     if queries.shape[0] < 2:
         return True
-    n_queries = np.count_nonzero(np.bincount(queries))
-    return ranked_runs(scores, queries, n_queries) is not None
+    first_codes = queries[run_starts(queries)]  # a query's code once per run of its rows
+    if np.bincount(first_codes).max() > 1:
+        return False
+    return ranked_runs(scores, queries, first_codes.shape[0]) is not None
 
 
 def _trec_eval_order(pd, doc_ids, run_queries, scores, labels, rows, in_order):

@@ -6,14 +6,14 @@ reorders the files where they are not). A *block* is a run of whole queries
 of about ``BLOCK_ROWS`` rows of both files, small enough for the cache. In
 each block:
 
-- every document id becomes a 64-bit key of its bytes and its query
-  (:func:`string_keys`), read eight bytes at a time from the Arrow buffers
-  (:class:`StringRows`);
+- the document ids become rows of 64-bit words, read from the Arrow
+  buffers (:class:`StringRows`), and each a 64-bit key of its words and its
+  query (:func:`string_keys`);
 - the run's keys fill :class:`SlotTables`, where a key that finds its own
   value in the slot it lost is a repeated pair; the qrels' keys fill tables
   of their own for the same check, then are looked up in the run's;
-- every match found is confirmed on the query and on the bytes of the
-  document ids (:func:`same_strings`).
+- every match found is confirmed on the query and on the words of the
+  document ids.
 
 A repeated key (a pair twice in a file, or two pairs with one key), or a
 match the bytes refuse, gives up: :func:`match_pairs` returns None and the
@@ -40,14 +40,20 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=object).asty
 # A level of slot tables where more than this share of the keys lost their
 # slot means a hash unfit for these ids: the caller's exact path is faster.
 _MAX_LOST_SHARE = 0.5
+# Levels of slot tables; the keys left after them (about 1 % of a block) are sorted.
+TABLE_LEVELS = 3
+# A block's ids as rows of words may take this many times their own bytes
+# (plus a megabyte); beyond that (a few very long ids among many short
+# ones) the caller's exact path joins the files.
+MAX_WORDS_SHARE = 8
 
 
 class StringRows:
-    """The bytes of the rows of an Arrow string column, a range of rows at a time.
+    """The document ids of an Arrow string column as rows of words, a range of rows at a time.
 
     Chunks are read where Arrow holds them (offsets and data buffers, no
-    copy); :meth:`rows` copies the bytes of a range of rows end to end into
-    a buffer the caller reuses.
+    copy of the column); :meth:`words` gives the bytes of a range of rows as
+    a matrix of little-endian words, a row per string, zero-padded.
     """
 
     def __init__(self, column):
@@ -65,13 +71,8 @@ class StringRows:
                 np.zeros(0, np.uint8) if data_buffer is None else np.frombuffer(data_buffer, np.uint8)
             )
 
-    def rows(self, start, stop, scratch):
-        """``(data, starts, lengths)`` of rows ``start:stop``.
-
-        ``data`` holds their bytes end to end, then eight zero bytes (a word
-        read at any string's start stays inside); ``scratch`` is a
-        :class:`Scratch` whose buffer is reused and grown as needed.
-        """
+    def _pieces(self, start, stop):
+        """``(chunk, offsets)`` of each chunk's part of rows ``start:stop``."""
         first = int(np.searchsorted(self.bounds, start, side="right")) - 1
         pieces = []
         while start < stop:
@@ -79,19 +80,55 @@ class StringRows:
             offsets = self.offsets[first][start - self.bounds[first] : end - self.bounds[first] + 1]
             pieces.append((first, offsets))
             start, first = end, first + 1
+        return pieces
+
+    def words(self, start, stop, scratch):
+        """``(words, lengths)`` of rows ``start:stop``, or None for ids too long to hold so.
+
+        ``words[i]`` holds string ``i``'s bytes as little-endian uint64 words
+        (as many as the longest string needs), zero after its end: two
+        strings are equal exactly when their lengths and rows of words are.
+        None where the matrix would exceed ``MAX_WORDS_SHARE`` times the
+        strings' own size (a few very long ids among short ones).
+        ``scratch`` (a :class:`Scratch`) holds the bytes of strings of
+        several lengths on their way.
+        """
+        pieces = self._pieces(start, stop)
+        lengths = np.concatenate([np.diff(offsets) for _, offsets in pieces] + [np.zeros(0, int)])
+        n = lengths.shape[0]
+        longest = int(lengths.max()) if n else 0
         size = sum(int(offsets[-1] - offsets[0]) for _, offsets in pieces)
+        n_words = -(-longest // 8)
+        if n * n_words * 8 > MAX_WORDS_SHARE * size + (1 << 20):
+            return None
+        words = np.zeros((n, n_words), dtype=np.uint64)
+        if n and int(lengths.min()) == longest:
+            # Strings of one length lie end to end: a reshape of the bytes.
+            matrix, row = words.view(np.uint8), 0
+            for chunk, offsets in pieces:
+                count = offsets.shape[0] - 1
+                low, high = int(offsets[0]), int(offsets[-1])
+                matrix[row : row + count, :longest] = self.data[chunk][low:high].reshape(count, longest)
+                row += count
+            return words, lengths
+        # Strings of several lengths: their bytes end to end, eight zero bytes
+        # after them, then the word at each string's start, masked to its end.
         data = scratch.buffer(size + 8)
-        starts = np.empty(sum(offsets.shape[0] - 1 for _, offsets in pieces), dtype=np.int64)
-        lengths = np.empty_like(starts)
+        starts = np.empty(n, dtype=np.int64)
         position = row = 0
         for chunk, offsets in pieces:
             low, high, count = int(offsets[0]), int(offsets[-1]), offsets.shape[0] - 1
             data[position : position + high - low] = self.data[chunk][low:high]
             np.subtract(offsets[:-1], low - position, out=starts[row : row + count])
-            np.subtract(offsets[1:], offsets[:-1], out=lengths[row : row + count])
             position, row = position + high - low, row + count
         data[position : position + 8] = 0
-        return data[: position + 8], starts, lengths
+        at_byte = np.ndarray((position + 1,), dtype="<u8", buffer=data, strides=(1,))
+        for word in range(n_words):
+            rows = np.flatnonzero(lengths > 8 * word)
+            column = at_byte[starts[rows] + 8 * word]
+            column &= _LOW_BYTES[np.minimum(lengths[rows] - 8 * word, 8)]
+            words[rows, word] = column
+        return words, lengths
 
 
 def _large_string_id():
@@ -112,44 +149,28 @@ class Scratch:
         return self._buffer[:size]
 
 
-def _words(data):
-    """Every 8-byte little-endian word of ``data``, one starting at each byte (a strided view)."""
-    return np.ndarray((data.shape[0] - 7,), dtype="<u8", buffer=data, strides=(1,))
-
-
-def string_keys(data, starts, lengths, queries):
+def string_keys(words, lengths, queries):
     """A 64-bit key of each string and its query: equal for equal pairs, uniform in every bit.
 
-    String ``i`` is ``data[starts[i] : starts[i] + lengths[i]]`` (strings end
-    to end, eight zero bytes after the last, as :meth:`StringRows.rows`
-    gives them). The key mixes in the query code, the length, then the
-    bytes eight at a time as little-endian words (the last one padded with
-    zeros), then finalizes in the manner of MurmurHash3, so that every bit
-    depends on every input bit.
+    ``words`` and ``lengths`` are :meth:`StringRows.words`'. The key mixes
+    in the query code and the length, then each of the string's own words
+    (never the zero words past its end, so that the key does not depend on
+    the longest string beside it), then finalizes in the manner of
+    MurmurHash3, so that every bit depends on every input bit.
     """
     keys = queries.astype(np.uint64)
+    shortest = int(lengths.min()) if lengths.shape[0] else 0
     with np.errstate(over="ignore"):
         keys *= _C2
         keys += lengths.astype(np.uint64) * _MIX
-        if keys.shape[0]:
-            words = _words(data)
-            shortest, longest = int(lengths.min()), int(lengths.max())
-            for word in range(-(-longest // 8)):
-                if shortest == longest:
-                    # Strings of one length: the word of every row is a strided view.
-                    values = words[int(starts[0]) + 8 * word :: longest][: keys.shape[0]]
-                    values = values & _LOW_BYTES[min(longest - 8 * word, 8)]
-                    _absorb(keys, values)
-                    continue
-                rows = np.flatnonzero(lengths > 8 * word) if shortest <= 8 * word else None
-                values = words[starts + 8 * word if rows is None else starts[rows] + 8 * word]
-                values &= _LOW_BYTES[np.minimum((lengths if rows is None else lengths[rows]) - 8 * word, 8)]
-                if rows is None:
-                    _absorb(keys, values)
-                else:
-                    part = keys[rows]
-                    _absorb(part, values)
-                    keys[rows] = part
+        for word in range(words.shape[1]):
+            if 8 * word < shortest:
+                _absorb(keys, words[:, word])
+                continue
+            rows = np.flatnonzero(lengths > 8 * word)
+            part = keys[rows]
+            _absorb(part, words[rows, word])
+            keys[rows] = part
         keys ^= keys >> _HALF
         keys *= _C2
         keys ^= keys >> _SHIFT
@@ -163,22 +184,6 @@ def _absorb(keys, words):
     keys ^= keys >> _SHIFT
 
 
-def same_strings(data, starts, lengths, other_data, other_starts, other_lengths):
-    """Whether string ``i`` of one buffer equals string ``i`` of the other, for every ``i``."""
-    if not np.array_equal(lengths, other_lengths):
-        return False
-    words, other_words = _words(data), _words(other_data)
-    longest = int(lengths.max()) if lengths.shape[0] else 0
-    rows = np.arange(lengths.shape[0])
-    for word in range(-(-longest // 8)):
-        rows = rows[lengths[rows] > 8 * word]
-        differ = words[starts[rows] + 8 * word] ^ other_words[other_starts[rows] + 8 * word]
-        differ &= _LOW_BYTES[np.minimum(lengths[rows] - 8 * word, 8)]
-        if differ.any():
-            return False
-    return True
-
-
 def _slots(keys, level, bits):
     """Each key's slot in a level's table of ``2**bits`` slots.
 
@@ -186,10 +191,10 @@ def _slots(keys, level, bits):
     them by an odd constant of its own, so that keys that shared a slot are
     spread again.
     """
-    with np.errstate(over="ignore"):
-        mixed = keys * np.uint64((0x9E3779B97F4A7C15 * level | 1) % 2**64) if level else keys.copy()
-    mixed >>= np.uint64(64 - bits)
-    return mixed.view(np.int64)
+    if level:
+        with np.errstate(over="ignore"):
+            keys = keys * np.uint64((0x9E3779B97F4A7C15 * level | 1) % 2**64)
+    return np.right_shift(keys, np.uint64(64 - bits)).view(np.int64)
 
 
 class SlotTables:
@@ -197,22 +202,24 @@ class SlotTables:
 
     A level's table has at least twice as many slots as it places keys. One
     vectorized scatter gives each slot one of the keys hashed to it; the
-    keys that lost their slot go to the next level, and so on until none is
-    left (each level holds about a fifth of the one before). Equal keys
-    share a slot at every level, so at some level one of them wins it and
-    the other finds its own value there: ``repeated`` is then True, as it is
-    when most keys of a level lost (a hash unfit for these ids). A slot
-    whose key lost is marked *spilled*: a key looked up there may be further
-    down.
+    keys that lost their slot go to the next level (about a fifth of the
+    keys a level), and those left after ``TABLE_LEVELS`` levels (about one
+    in a hundred) to a sorted array. Equal keys share a slot at every
+    level, so at some level one of them wins it and the other finds its own
+    value there, or both reach the sorted array, where they are neighbours:
+    ``repeated`` is then True, as it is when most keys of a level lost (a
+    hash unfit for these ids). A slot whose key lost is marked *spilled*: a
+    key looked up there may be further down.
     """
 
     def __init__(self, keys):
         self.keys = keys
         self.levels = []  # (bits, table of rows, spilled slots or None)
         self.repeated = False
+        self.rest = self.rest_keys = None  # rows left after the tables, and their sorted keys
         rows = np.arange(keys.shape[0], dtype=code_dtype(keys.shape[0]))
         level_keys = keys
-        while rows.shape[0]:
+        while rows.shape[0] and len(self.levels) < TABLE_LEVELS:
             level = len(self.levels)
             bits = max(int(2 * rows.shape[0] - 1).bit_length(), 4)
             slots = _slots(level_keys, level, bits)
@@ -233,6 +240,10 @@ class SlotTables:
                 spilled[slots[lost]] = True
             self.levels.append((bits, table, spilled))
             rows = rows[lost]
+        if rows.shape[0]:
+            order = np.argsort(level_keys)
+            self.rest, self.rest_keys = rows[order], level_keys[order]
+            self.repeated = bool((self.rest_keys[1:] == self.rest_keys[:-1]).any())
 
     def find(self, keys):
         """The row of each key among the table's keys, -1 where it is not."""
@@ -245,10 +256,13 @@ class SlotTables:
             hit = (self.keys[rows] == keys[pending]) & (rows >= 0)
             found[pending[hit]] = rows[hit]
             if spilled is None:
-                break
+                return found
             pending = pending[~hit & spilled[slots]]
-            if not pending.shape[0]:
-                break
+        if self.rest is not None and pending.shape[0]:
+            place = np.searchsorted(self.rest_keys, keys[pending])
+            place = np.minimum(place, self.rest.shape[0] - 1)
+            hit = self.rest_keys[place] == keys[pending]
+            found[pending[hit]] = self.rest[place[hit]]
         return found
 
 
@@ -278,29 +292,32 @@ def _match_block(run, judged, first, last, scratch):
     """``(judged rows, run rows)`` of the pairs of queries ``first:last`` found in both, or None."""
     run_start, run_stop = int(run.bounds[first]), int(run.bounds[last])
     judged_start, judged_stop = int(judged.bounds[first]), int(judged.bounds[last])
-    data, starts, lengths = judged.docs.rows(judged_start, judged_stop, scratch[0])
+    judged_words = judged.docs.words(judged_start, judged_stop, scratch)
+    run_words = run.docs.words(run_start, run_stop, scratch)
+    if judged_words is None or run_words is None:
+        return None
     judged_queries = judged.queries[judged_start:judged_stop]
-    judged_keys = string_keys(data, starts, lengths, judged_queries)
+    judged_keys = string_keys(*judged_words, judged_queries)
     if SlotTables(judged_keys).repeated:
         return None
-    if run_start == run_stop:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    run_data, run_starts, run_lengths = run.docs.rows(run_start, run_stop, scratch[1])
     run_queries = run.queries[run_start:run_stop]
-    ranked = SlotTables(string_keys(run_data, run_starts, run_lengths, run_queries))
+    ranked = SlotTables(string_keys(*run_words, run_queries))
     if ranked.repeated:
         return None
     found = ranked.find(judged_keys)
     judged_rows = np.flatnonzero(found >= 0)
     run_rows = found[judged_rows]
-    # A key only proposes: the query and the bytes of the id confirm.
-    if not np.array_equal(run_queries[run_rows], judged_queries[judged_rows]):
-        return None
-    if not same_strings(
-        run_data, run_starts[run_rows], run_lengths[run_rows],
-        data, starts[judged_rows], lengths[judged_rows],
-    ):  # fmt: skip
-        return None
+    # A key only proposes: the query, the length and the bytes of the id
+    # confirm (words past the shorter matrix's are zero for ids of equal length).
+    n_words = min(run_words[0].shape[1], judged_words[0].shape[1])
+    confirm = [
+        (run_queries, judged_queries),
+        (run_words[1], judged_words[1]),
+        (run_words[0][:, :n_words], judged_words[0][:, :n_words]),
+    ]
+    for run_values, judged_values in confirm:
+        if not np.array_equal(run_values[run_rows], judged_values[judged_rows]):
+            return None
     return judged_rows + judged_start, run_rows + run_start
 
 
@@ -317,7 +334,7 @@ def match_pairs(run, judged, pool=None, n_threads=1):
     tasks = [blocks[i * len(blocks) // n_tasks : (i + 1) * len(blocks) // n_tasks] for i in range(n_tasks)]
 
     def task(block_list):
-        scratch = (Scratch(), Scratch())
+        scratch = Scratch()
         matched = []
         for first, last in block_list:
             pairs = _match_block(run, judged, first, last, scratch)
