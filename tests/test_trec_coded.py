@@ -118,6 +118,50 @@ def test_tabs_spaces_and_gzip(tmp_path, separator, compress):
     assert_same(qrels_path, run_path, ties="trec_eval", max_docs=20)
 
 
+@pytest.mark.parametrize("n_threads", [1, 2])
+@pytest.mark.parametrize(
+    "change",
+    ["byte order mark", "comment lines", "vertical tab in an id", "'#' inside ids only"],
+)
+def test_bytes_that_need_normalizing_are_read_normalized(tmp_path, change, n_threads):
+    """pyarrow parses the bytes as read while a helper checks them; changed ones are read again."""
+    import sklearn_rank_metrics
+
+    run, qrels = random_lines(6, DOC_IDS["short"])
+    qrels_path, run_path = write_files(tmp_path, run, qrels)
+    text = run_path.read_bytes()
+    lines = text.splitlines(keepends=True)
+    if change == "byte order mark":
+        text = b"\xef\xbb\xbf" + text
+    elif change == "comment lines":
+        text = b"# a run\n" + b"".join(lines[:5]) + b"  # halfway\n" + b"".join(lines[5:])
+    elif change == "vertical tab in an id":  # trec_eval splits there: a seventh field, ignored
+        text = text.replace(b" run\n", b" run\vx\n", 1)
+    else:
+        text = text.replace(b"Q0", b"Q#0")
+    run_path.write_bytes(text)
+    with sklearn_rank_metrics.config_context(n_threads=n_threads):
+        from_files, from_frames = both_paths(qrels_path, run_path)
+        arrow_path = read_joined(qrels_path, run_path) is not None
+    assert list(from_files.query_ids) == list(from_frames.query_ids)
+    for measure in from_files.metrics:
+        np.testing.assert_array_equal(from_files[measure], from_frames[measure])
+    # A vertical tab makes a line of seven fields: pandas reads that file.
+    assert arrow_path == (change != "vertical tab in an id")
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_a_nul_byte_is_refused_naming_the_file(tmp_path, n_threads):
+    import sklearn_rank_metrics
+
+    run, qrels = random_lines(7, DOC_IDS["short"])
+    qrels_path, run_path = write_files(tmp_path, run, qrels)
+    run_path.write_bytes(run_path.read_bytes().replace(b"Q0", b"Q\x000", 1))
+    with sklearn_rank_metrics.config_context(n_threads=n_threads):
+        with pytest.raises(ValueError, match=r"run\.txt, line 1: the line holds a NUL byte"):
+            evaluate_run(qrels_path, run_path)
+
+
 def test_interleaved_queries_and_options(tmp_path):
     run, qrels = random_lines(3, DOC_IDS["numeric"], grouped=False, ties=True)
     qrels_path, run_path = write_files(tmp_path, run, qrels)

@@ -13,10 +13,12 @@ and :func:`~._read.read_trec_qrels`; :func:`read_arrow_columns` gives
 with no Python object per line.
 """
 
+from concurrent.futures import Future, ThreadPoolExecutor
+
 import numpy as np
 
 from .._engine._threads import thread_limit
-from ._files import contains
+from ._files import contains, normalize
 
 
 def _pyarrow(required):
@@ -34,7 +36,7 @@ def _pyarrow(required):
     return pa, pc, csv
 
 
-def _read_table(modules, data, fmt, integer_type, fields):
+def _read_table(modules, data, fmt, integer_type, fields, name=None):
     """pyarrow's table of the ``fields`` of ``fmt`` (indexes), or None where pandas must read.
 
     Strings are ``string`` (UTF-8, checked), ``fmt.numbers`` float64 and
@@ -43,20 +45,70 @@ def _read_table(modules, data, fmt, integer_type, fields):
     (two delimiters in a row, one at a line's start or end, which pandas'
     whitespace separator reads otherwise) gives None. Fields not asked for
     are split but never converted or copied.
+
+    With ``name`` (the file's), ``data`` are the bytes as read: most files
+    need no :func:`~._files.normalize`, which is checked on a helper thread
+    while pyarrow parses them, the empty fields counted there too; bytes
+    that normalizing changes are normalized and parsed again, and a NUL byte
+    raises, naming the file. The helper thread is one of the call's threads
+    (none where the call may use one only).
     """
-    pa, pc, csv = modules
-    # One delimiter throughout; where another whitespace character is one too,
-    # pyarrow would take it for part of a field.
+    with ThreadPoolExecutor(1) if thread_limit() > 1 else _InCallingThread() as helper:
+        if name is not None:
+            normalized = helper.submit(normalize, data, name)
+            if normalized.done() and normalized.result() is not data:
+                return _read_table(modules, normalized.result(), fmt, integer_type, fields)
+        delimiter = _delimiter(data)
+        if delimiter is not None:
+            tokens = helper.submit(_token_count, data, delimiter)
+            table = _parse(modules, data, fmt, integer_type, fields, delimiter)
+        if name is not None and normalized.result() is not data:
+            return _read_table(modules, normalized.result(), fmt, integer_type, fields)
+    # Every row has len(fmt.fields) fields: as many tokens exactly when none is empty.
+    if delimiter is None or table is None or tokens.result() != len(fmt.fields) * table.num_rows:
+        return None
+    return table
+
+
+class _InCallingThread:
+    """An executor that runs each task at once, in the calling thread."""
+
+    def submit(self, function, *args):
+        future = Future()
+        try:
+            future.set_result(function(*args))
+        except Exception as exc:  # raised again by future.result(), as a thread's would be
+            future.set_exception(exc)
+        return future
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        return False
+
+
+def _delimiter(data):
+    """The one whitespace character between fields (space or tab), or None where both are.
+
+    pyarrow splits on one delimiter; where another whitespace character is
+    one too, it would take it for part of a field.
+    """
     has_space, has_tab = contains(data, b" "), contains(data, b"\t")
     if has_space == has_tab:
         return None
-    delimiter = b" " if has_space else b"\t"
+    return b" " if has_space else b"\t"
+
+
+def _parse(modules, data, fmt, integer_type, fields, delimiter):
+    """pyarrow's CSV reader on ``data``, or None where it refuses a line."""
+    pa, pc, csv = modules
     names = [str(field) for field in range(len(fmt.fields))]
     types = {str(field): integer_type for field in fmt.integers}
     types.update({str(field): pa.float64() for field in fmt.numbers})
     kept = [str(field) for field in fields]
     try:
-        table = csv.read_csv(
+        return csv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),
             read_options=csv.ReadOptions(
                 column_names=names, use_threads=thread_limit() > 1, block_size=1 << 24
@@ -77,10 +129,6 @@ def _read_table(modules, data, fmt, integer_type, fields):
         )
     except pa.ArrowException:
         return None  # a line of another number of fields, a field not a number, ...
-    # Every row has len(names) fields, so it has that many tokens exactly when none is empty.
-    if _token_count(data, delimiter) != len(names) * table.num_rows:
-        return None
-    return table
 
 
 def _token_count(data, delimiter):
@@ -119,10 +167,11 @@ def read_with_pyarrow(data, fmt, *, required):
     return frame
 
 
-def read_arrow_columns(data, fmt):
+def read_arrow_columns(data, fmt, name):
     """``{column: values}`` of the columns ``evaluate_run`` needs, or None where pandas must read.
 
-    The ids stay Arrow string arrays (chunked, no Python object per line);
+    ``data``: the bytes of the file ``name`` as read (normalized here where
+    they need it). The ids stay Arrow string arrays (chunked, no Python object per line);
     numbers are NumPy arrays, integers int64. Every value is checked as
     :func:`~._read.read_table` checks pandas' (integers up to 2**53, finite
     numbers); None sends the file to that reader, which reads it or names its
@@ -135,7 +184,7 @@ def read_arrow_columns(data, fmt):
         return None
     numbered = (*fmt.integers, *fmt.numbers)
     fields = [field for field, column in fmt.columns if column in fmt.evaluated or field in numbered]
-    table = _read_table(modules, data, fmt, modules[0].int64(), fields)
+    table = _read_table(modules, data, fmt, modules[0].int64(), fields, name)
     if table is None or not table.num_rows:
         return None
     # Numbers the caller gets as NumPy arrays; the others (the rank) only

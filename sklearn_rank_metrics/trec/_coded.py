@@ -34,7 +34,7 @@ from .._engine._factorize import BLOCK, code_dtype, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
 from ._arrow import read_arrow_columns
-from ._files import normalize, read_bytes
+from ._files import read_bytes
 from ._join import GroupedFile, StringRows, match_pairs
 
 
@@ -105,10 +105,10 @@ def read_joined(qrels_path, run_path):
     """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide."""
     from ._read import QRELS, RUN
 
-    qrels = read_arrow_columns(normalize(read_bytes(qrels_path), os.fspath(qrels_path)), QRELS)
+    qrels = read_arrow_columns(read_bytes(qrels_path), QRELS, os.fspath(qrels_path))
     if qrels is None:
         return None
-    run = read_arrow_columns(normalize(read_bytes(run_path), os.fspath(run_path)), RUN)
+    run = read_arrow_columns(read_bytes(run_path), RUN, os.fspath(run_path))
     if run is None:
         return None
     import pyarrow.compute as pc

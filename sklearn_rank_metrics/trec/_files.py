@@ -85,8 +85,8 @@ def normalize(data, name):
     """Bytes that pandas splits into the fields trec_eval sees, line numbers kept.
 
     Whitespace other than space, tab and newline becomes a space, and comment
-    lines (first non-blank character ``#``) become blank lines, which every
-    reader skips. A UTF-8 byte order mark is dropped (pandas drops it, pyarrow
+    lines (first non-blank character ``#``) become empty lines (their
+    newline kept, so line numbers stay), which every reader skips. A UTF-8 byte order mark is dropped (pandas drops it, pyarrow
     would not). A NUL byte, which trec_eval does not allow, raises.
     """
     if data[: len(codecs.BOM_UTF8)] == codecs.BOM_UTF8:
@@ -100,12 +100,12 @@ def normalize(data, name):
     if contains(data, b"\v") or contains(data, b"\f") or contains(data, b"\r"):
         data = bytes(data).translate(_TO_SPACE)
     if contains(data, b"#"):
-        data = _blank_comment_lines(data)
+        data = _empty_comment_lines(data)
     return data
 
 
-def _blank_comment_lines(data):
-    """Overwrite with spaces the lines whose first non-blank character is ``#``."""
+def _empty_comment_lines(data):
+    """Empty the lines whose first non-blank character is ``#`` (their newlines stay)."""
     buf = np.frombuffer(data, dtype=np.uint8)
     newlines = np.flatnonzero(buf == ord("\n"))
     hashes = np.flatnonzero(buf == ord("#"))
@@ -130,7 +130,7 @@ def _blank_comment_lines(data):
     ends = np.append(newlines, len(buf))[line[comment]]
     starts = starts[comment]
     lengths = ends - starts
-    out = bytearray(data)
     inside = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
-    np.frombuffer(out, dtype=np.uint8)[inside] = ord(" ")
-    return bytes(out)
+    kept = np.ones(buf.shape[0], dtype=bool)
+    kept[inside] = False
+    return buf[kept].tobytes()
