@@ -123,9 +123,12 @@ def test_tabs_spaces_and_gzip(tmp_path, separator, compress):
     "change",
     ["byte order mark", "comment lines", "vertical tab in an id", "'#' inside ids only"],
 )
-def test_bytes_that_need_normalizing_are_read_normalized(tmp_path, change, n_threads):
+def test_bytes_that_need_normalizing_are_read_normalized(tmp_path, monkeypatch, change, n_threads):
     """pyarrow parses the bytes as read while a helper checks them; changed ones are read again."""
     import sklearn_rank_metrics
+    from sklearn_rank_metrics._engine import _threads
+
+    monkeypatch.setattr(_threads, "MIN_ROWS_FOR_THREADS", 0)  # threads for these small files
 
     run, qrels = random_lines(6, DOC_IDS["short"])
     qrels_path, run_path = write_files(tmp_path, run, qrels)
@@ -151,8 +154,11 @@ def test_bytes_that_need_normalizing_are_read_normalized(tmp_path, change, n_thr
 
 
 @pytest.mark.parametrize("n_threads", [1, 2])
-def test_a_nul_byte_is_refused_naming_the_file(tmp_path, n_threads):
+def test_a_nul_byte_is_refused_naming_the_file(tmp_path, monkeypatch, n_threads):
     import sklearn_rank_metrics
+    from sklearn_rank_metrics._engine import _threads
+
+    monkeypatch.setattr(_threads, "MIN_ROWS_FOR_THREADS", 0)
 
     run, qrels = random_lines(7, DOC_IDS["short"])
     qrels_path, run_path = write_files(tmp_path, run, qrels)

@@ -279,9 +279,9 @@ def test_pyarrow_reads_single_separator_files_only():
         b"q Q0 d 1 1.5 \n",  # five fields, the empty sixth one never materialized
     ]:
         assert read_with_pyarrow(data, RUN, required=True) is None
-        assert read_arrow_columns(data, RUN, "run.txt") is None
-    assert read_arrow_columns(b"q  d 1\n", QRELS, "qrels.txt") is None  # an empty iteration field
-    assert read_arrow_columns(b"q 0 d 1\n", QRELS, "qrels.txt") is not None
+        assert read_arrow_columns(data, RUN, "run.txt", None) is None
+    assert read_arrow_columns(b"q  d 1\n", QRELS, "qrels.txt", None) is None  # empty iteration
+    assert read_arrow_columns(b"q 0 d 1\n", QRELS, "qrels.txt", None) is not None
     # Extra fields: pandas reads the file.
     assert read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True) is None
 

@@ -13,11 +13,11 @@ and :func:`~._read.read_trec_qrels`; :func:`read_arrow_columns` gives
 with no Python object per line.
 """
 
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 import numpy as np
 
-from .._engine._threads import thread_limit
+from .._engine._threads import call_threads
 from ._files import contains, normalize
 
 
@@ -36,7 +36,7 @@ def _pyarrow(required):
     return pa, pc, csv
 
 
-def _read_table(modules, data, fmt, integer_type, fields, name=None):
+def _read_table(modules, data, fmt, integer_type, fields, pool, name=None):
     """pyarrow's table of the ``fields`` of ``fmt`` (indexes), or None where pandas must read.
 
     Strings are ``string`` (UTF-8, checked), ``fmt.numbers`` float64 and
@@ -50,20 +50,20 @@ def _read_table(modules, data, fmt, integer_type, fields, name=None):
     need no :func:`~._files.normalize`, which is checked on a helper thread
     while pyarrow parses them, the empty fields counted there too; bytes
     that normalizing changes are normalized and parsed again, and a NUL byte
-    raises, naming the file. The helper thread is one of the call's threads
-    (none where the call may use one only).
+    raises, naming the file. The helper thread is one of ``pool``'s, the
+    call's threads (None: the call may use one only, and pyarrow too).
     """
-    with ThreadPoolExecutor(1) if thread_limit() > 1 else _InCallingThread() as helper:
-        if name is not None:
-            normalized = helper.submit(normalize, data, name)
-            if normalized.done() and normalized.result() is not data:
-                return _read_table(modules, normalized.result(), fmt, integer_type, fields)
-        delimiter = _delimiter(data)
-        if delimiter is not None:
-            tokens = helper.submit(_token_count, data, delimiter)
-            table = _parse(modules, data, fmt, integer_type, fields, delimiter)
-        if name is not None and normalized.result() is not data:
-            return _read_table(modules, normalized.result(), fmt, integer_type, fields)
+    helper = _InCallingThread() if pool is None else pool
+    if name is not None:
+        normalized = helper.submit(normalize, data, name)
+        if normalized.done() and normalized.result() is not data:
+            return _read_table(modules, normalized.result(), fmt, integer_type, fields, pool)
+    delimiter = _delimiter(data)
+    if delimiter is not None:
+        tokens = helper.submit(_token_count, data, delimiter)
+        table = _parse(modules, data, fmt, integer_type, fields, delimiter, pool is not None)
+    if name is not None and normalized.result() is not data:
+        return _read_table(modules, normalized.result(), fmt, integer_type, fields, pool)
     # Every row has len(fmt.fields) fields: as many tokens exactly when none is empty.
     if delimiter is None or table is None or tokens.result() != len(fmt.fields) * table.num_rows:
         return None
@@ -81,12 +81,6 @@ class _InCallingThread:
             future.set_exception(exc)
         return future
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False
-
 
 def _delimiter(data):
     """The one whitespace character between fields (space or tab), or None where both are.
@@ -100,8 +94,11 @@ def _delimiter(data):
     return b" " if has_space else b"\t"
 
 
-def _parse(modules, data, fmt, integer_type, fields, delimiter):
-    """pyarrow's CSV reader on ``data``, or None where it refuses a line."""
+def _parse(modules, data, fmt, integer_type, fields, delimiter, use_threads):
+    """pyarrow's CSV reader on ``data``, or None where it refuses a line.
+
+    ``use_threads``: on Arrow's own thread pool (as many threads as CPUs).
+    """
     pa, pc, csv = modules
     names = [str(field) for field in range(len(fmt.fields))]
     types = {str(field): integer_type for field in fmt.integers}
@@ -111,7 +108,7 @@ def _parse(modules, data, fmt, integer_type, fields, delimiter):
         return csv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),
             read_options=csv.ReadOptions(
-                column_names=names, use_threads=thread_limit() > 1, block_size=1 << 24
+                column_names=names, use_threads=use_threads, block_size=1 << 24
             ),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter.decode(),
@@ -159,7 +156,10 @@ def read_with_pyarrow(data, fmt, *, required):
     modules = _pyarrow(required)
     if modules is None:
         return None
-    table = _read_table(modules, data, fmt, modules[0].float64(), [f for f, _ in fmt.columns])
+    with call_threads(len(data)) as (pool, _):  # the size in bytes: about 50 a line
+        table = _read_table(
+            modules, data, fmt, modules[0].float64(), [f for f, _ in fmt.columns], pool
+        )
     if table is None:
         return None
     frame = table.to_pandas()
@@ -167,11 +167,11 @@ def read_with_pyarrow(data, fmt, *, required):
     return frame
 
 
-def read_arrow_columns(data, fmt, name):
+def read_arrow_columns(data, fmt, name, pool):
     """``{column: values}`` of the columns ``evaluate_run`` needs, or None where pandas must read.
 
     ``data``: the bytes of the file ``name`` as read (normalized here where
-    they need it). The ids stay Arrow string arrays (chunked, no Python object per line);
+    they need it); ``pool``: the call's threads (None for one). The ids stay Arrow string arrays (chunked, no Python object per line);
     numbers are NumPy arrays, integers int64. Every value is checked as
     :func:`~._read.read_table` checks pandas' (integers up to 2**53, finite
     numbers); None sends the file to that reader, which reads it or names its
@@ -184,7 +184,7 @@ def read_arrow_columns(data, fmt, name):
         return None
     numbered = (*fmt.integers, *fmt.numbers)
     fields = [field for field, column in fmt.columns if column in fmt.evaluated or field in numbered]
-    table = _read_table(modules, data, fmt, modules[0].int64(), fields, name)
+    table = _read_table(modules, data, fmt, modules[0].int64(), fields, pool, name)
     if table is None or not table.num_rows:
         return None
     # Numbers the caller gets as NumPy arrays; the others (the rank) only

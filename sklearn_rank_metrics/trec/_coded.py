@@ -103,12 +103,21 @@ def judged_labels(n_rows, run_rows, judged_rows, grades):
 
 def read_joined(qrels_path, run_path):
     """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide."""
+    qrels_data, run_data = read_bytes(qrels_path), read_bytes(run_path)
+    # One pool of the call's threads for reading (with pyarrow's) and joining.
+    with call_threads(len(run_data)) as (pool, n_threads):  # the size in bytes: about 50 a line
+        return _read_joined(
+            (qrels_data, os.fspath(qrels_path)), (run_data, os.fspath(run_path)), pool, n_threads
+        )
+
+
+def _read_joined(qrels_file, run_file, pool, n_threads):
     from ._read import QRELS, RUN
 
-    qrels = read_arrow_columns(read_bytes(qrels_path), QRELS, os.fspath(qrels_path))
+    qrels = read_arrow_columns(qrels_file[0], QRELS, qrels_file[1], pool)
     if qrels is None:
         return None
-    run = read_arrow_columns(read_bytes(run_path), RUN, os.fspath(run_path))
+    run = read_arrow_columns(run_file[0], RUN, run_file[1], pool)
     if run is None:
         return None
     import pyarrow.compute as pc
@@ -129,13 +138,12 @@ def read_joined(qrels_path, run_path):
         sequence, judged_order = _run_first_sequence(grouped_queries, judged_queries)
         judged_queries, grades = judged_queries[judged_order], grades[judged_order]
         judged_docs = pc.take(judged_docs, judged_order)
-    with call_threads(run_queries.shape[0]) as (pool, n_threads):
-        pairs = match_pairs(
-            _grouped_file(grouped_queries, sequence, _take_strings(pc, run_docs, run_order)),
-            _grouped_file(judged_queries, sequence, judged_docs),
-            pool,
-            n_threads,
-        )
+    pairs = match_pairs(
+        _grouped_file(grouped_queries, sequence, _take_strings(pc, run_docs, run_order)),
+        _grouped_file(judged_queries, sequence, judged_docs),
+        pool,
+        n_threads,
+    )
     if pairs is None:
         return None  # a repeated pair, or a hash that proposed a wrong match
     judged_rows, run_rows = pairs
