@@ -340,3 +340,23 @@ def test_complete_num_rel_counts_the_whole_qrels(tmp_path):
     status, out, _ = run_command("-l", "2", "-m", "num_rel", qrels_path, run_path)
     reference = pytrec_eval_values(qrels_path, run_path, ["num_rel"], relevance_level=2)
     assert parse(out) == [("num_rel", "all", "%ld" % sum(v["num_rel"] for v in reference.values()))]
+
+
+@pytest.mark.parametrize(
+    "ending",
+    ["", "\n\n   \n", "# a comment\n", "\n#x Q0 d 1 1 not-this\n"],
+    ids=["plain", "blank lines", "comment", "comment like a line"],
+)
+@pytest.mark.parametrize("separator", [" ", "  "], ids=["pyarrow's path", "pandas' path"])
+def test_runid_is_the_run_name_of_the_last_line(tmp_path, ending, separator):
+    """trec_eval's runid: the run name of the last line, whichever reader took the file."""
+    qrels_path, run_path = write_case(str(tmp_path), 5)
+    with open(run_path) as f:
+        lines = f.read().splitlines()
+    lines[-1] = lines[-1].replace("run-5", "last-name " + "x" * 5000)  # a long last line
+    lines[0] = lines[0].replace("run-5", "first-name")
+    with open(run_path, "w") as f:
+        f.write("\n".join(line.replace(" ", separator) for line in lines) + "\n" + ending)
+    status, out, _ = run_command("-m", "runid", "-m", "num_q", qrels_path, run_path)
+    assert status == 0
+    assert ("runid", "all", "last-name") in parse(out)

@@ -34,7 +34,7 @@ from .._engine._factorize import BLOCK, code_dtype, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
 from ._arrow import read_arrow_columns
-from ._files import read_bytes
+from ._files import last_line_field, read_bytes
 from ._join import GroupedFile, StringRows, match_pairs
 
 
@@ -46,7 +46,8 @@ class JoinedRun(NamedTuple):
     query code of every run and qrels row; ``grades``: the qrels' relevance;
     ``labels``: trec_eval's label of every run row; ``scores``: the run's
     scores (float64); ``doc_ids(rows)``: the document ids of run rows, as an
-    object array of strings.
+    object array of strings; ``run_name``: the run name of the run's last
+    line (trec_eval's ``runid``), "" where the run has none.
     """
 
     query_ids: np.ndarray
@@ -56,6 +57,7 @@ class JoinedRun(NamedTuple):
     labels: np.ndarray
     scores: np.ndarray
     doc_ids: Callable
+    run_name: str
 
 
 def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
@@ -157,6 +159,7 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
         judged_labels(run_queries.shape[0], run_rows, judged_rows, grades),
         run["score"],
         lambda rows: pc.take(run_docs, rows).to_numpy(zero_copy_only=False),
+        last_line_field(run_file[0], RUN.fields.index("run_name")),
     )
 
 

@@ -290,33 +290,30 @@ def _parser():
 
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
-    from ._evaluate import evaluate_run
-    from ._read import read_trec_qrels, read_trec_run
+    from ..metrics._evaluate import requests_for
+    from ._evaluate import check_options, evaluate_joined, join_run
 
-    qrels = read_trec_qrels(arguments.qrels)
-    run = read_trec_run(arguments.run)
-    results = evaluate_run(
-        qrels,
-        run,
-        metrics=[column.evaluated for column in columns],
+    options = dict(
         ties="trec_eval",
         relevance_level=arguments.l,
         missing_queries="zero" if arguments.c else "ignore",
         max_docs=arguments.M,
         judged_only=arguments.J,
         trec_eval_version=arguments.trec_eval_version,
-        average=None,
     )
+    check_options(**options)
+    requests = requests_for([column.evaluated for column in columns], "evaluate_run")
+    joined = join_run(arguments.qrels, arguments.run)
+    results = evaluate_joined(joined, requests, **options)
     if results.n_queries == 0:
         raise CommandError("no queries with both results and relevance judgments")
     overrides = {}
     if arguments.c:
         # trec_eval -c sums num_rel over the whole qrels as judgments > 0,
         # whatever -l says (m_num_rel.c).
-        total = int((qrels["relevance"] > 0).sum())
+        total = int((joined.grades > 0).sum())
         overrides = {c.printed: total for c in columns if c.printed == "num_rel"}
-    run_id = str(run["run_name"].iloc[-1]) if len(run) else ""
-    return results, run_id, overrides
+    return results, joined.run_name, overrides
 
 
 def main(argv=None, stdout=None):

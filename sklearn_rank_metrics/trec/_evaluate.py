@@ -210,24 +210,60 @@ def evaluate_run(
     q1  0.5
     q2  0.5
     """
+    check_parameters("evaluate_run", average=average)
+    options = dict(
+        ties=ties,
+        relevance_level=relevance_level,
+        missing_queries=missing_queries,
+        max_docs=max_docs,
+        judged_only=judged_only,
+        trec_eval_version=trec_eval_version,
+    )
+    check_options(**options)
+    requests = requests_for(metrics, "evaluate_run")
+    results = evaluate_joined(join_run(qrels, run), requests, **options)
+    return results.mean() if average == "mean" else results
+
+
+def check_options(
+    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
+):
+    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix."""
     check_parameters(
         "evaluate_run",
         missing_queries=missing_queries,
         max_docs=max_docs,
         judged_only=judged_only,
         trec_eval_version=trec_eval_version,
-        average=average,
     )
     PARAMETERS["judged_relevance_level"].check("evaluate_run", "relevance_level", relevance_level)
     PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
-    requests = requests_for(metrics, "evaluate_run")
+
+
+def join_run(qrels, run):
+    """The :class:`~._coded.JoinedRun` of the qrels and the run, paths or DataFrames.
+
+    Two paths are joined on Arrow arrays where pyarrow reads the files
+    (:func:`~._coded.read_joined`), else read into DataFrames and joined
+    there, with the readers' checks and errors.
+    """
     pd = import_pandas("evaluate_run")
     joined = None
     if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
         joined = read_joined(qrels, run)
-    if joined is None:
-        joined = _join_frames(pd, qrels, run)
-    query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids = joined
+    return _join_frames(pd, qrels, run) if joined is None else joined
+
+
+def evaluate_joined(
+    joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
+    trec_eval_version,
+):  # fmt: skip
+    """The per-query :class:`QueryResults` of a joined run.
+
+    The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
+    """
+    pd = import_pandas("evaluate_run")
+    query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
     del joined
     n_queries = query_ids.shape[0]
     judged = _present(judged_queries, n_queries)
@@ -267,8 +303,7 @@ def evaluate_run(
         judgments=Judgments(judged_queries, grades, empty_queries),
         trec_eval_version=trec_eval_version,
     )
-    results = results.with_query_ids(query_ids[results.query_ids])
-    return results.mean() if average == "mean" else results
+    return results.with_query_ids(query_ids[results.query_ids])
 
 
 def _frame(pd, given, fmt, read):
@@ -304,6 +339,7 @@ def _join_frames(pd, qrels, run):
     grades = qrels["relevance"].to_numpy(dtype=np.int64)
     labels = _run_labels(run_keys, judged_keys, grades)
     doc_ids = run["doc_id"]
+    has_name = "run_name" in run.columns and len(run)
     return JoinedRun(
         query_ids,
         run_queries,
@@ -312,6 +348,7 @@ def _join_frames(pd, qrels, run):
         labels,
         run["score"].to_numpy(dtype=np.float64),
         lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
+        str(run["run_name"].iloc[-1]) if has_name else "",
     )
 
 

@@ -76,6 +76,24 @@ def is_blank(data):
     return re.search(rb"\S", data) is None
 
 
+def last_line_field(data, index):
+    """Field ``index`` of the last line of ``data`` with fields (not a comment), or "".
+
+    Read from the end, a few kilobytes at a time.
+    """
+    end, size = len(data), 1 << 12
+    while True:
+        start = max(0, end - size)
+        lines = bytes(data[start:end]).split(b"\n")
+        for line in reversed(lines if start == 0 else lines[1:]):  # the first may be cut
+            fields = line.split()
+            if fields and not fields[0].startswith(b"#"):
+                return fields[index].decode("utf-8", "replace") if index < len(fields) else ""
+        if start == 0:
+            return ""
+        size *= 4
+
+
 def line_number(data, offset):
     """1-based number of the line holding byte ``offset``."""
     return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8, count=offset) == ord("\n"))) + 1
