@@ -22,6 +22,9 @@ has no tied scores in double precision, a few in single precision), each call
 
 * ``evaluate_run(qrels_path, run_path)``: the package, reading both files
   with pyarrow where it is installed and joining them on Arrow arrays;
+* ``rank-eval --format json -m map -m ndcg_cut_10 ... QRELS RUN``: the
+  package's trec_eval command, run in the timed process (``main(argv)``), its
+  unrounded JSON means read back;
 * the same with pandas' reader: ``read_trec_qrels(..., engine="pandas")`` and
   ``read_trec_run(..., engine="pandas")`` then ``evaluate_run`` on the
   DataFrames (which checks them for duplicate pairs once more);
@@ -150,6 +153,24 @@ def tool_call(tool, qrels_path, run_path):
             read_trec_run(run_path, engine="pandas"),
             **options,
         )
+    if tool == "command":
+        import io
+        import json
+
+        from sklearn_rank_metrics.trec._command import main
+
+        argv = ["--trec-eval-version", "9", "--format", "json"]
+        for name in PYTREC_EVAL.values():  # trec_eval's names: -m ndcg_cut_10 ...
+            argv += ["-m", name]
+
+        def call():
+            out = io.StringIO()
+            if main([*argv, str(qrels_path), str(run_path)], stdout=out) != 0:
+                raise RuntimeError("rank-eval failed")
+            values = json.loads(out.getvalue())["all"]
+            return {ours: values[theirs] for ours, theirs in PYTREC_EVAL.items()}
+
+        return call
     if tool == "pytrec_eval":
         import pytrec_eval
 
@@ -207,11 +228,12 @@ TOOLS = {
     "read_csv": 'pandas.read_csv(run, sep=r"\\s+"), the run alone (yardstick)',
     "package": "evaluate_run(qrels_path, run_path) (pyarrow reader)",
     "package-pandas": 'evaluate_run on read_trec_*(engine="pandas")',
+    "command": "rank-eval --format json -m ... QRELS RUN (in process; the shell adds Python's start)",
     "pytrec_eval": "pytrec_eval: parse_qrel + parse_run + evaluate",
     "ir_measures": "ir_measures.calc_aggregate on read_trec_*",
 }
 MODULES = {"package-pandas": "pandas", "pytrec_eval": "pytrec_eval", "ir_measures": "ir_measures",
-           "read_csv": "pandas", "package": "pandas"}  # fmt: skip
+           "read_csv": "pandas", "package": "pandas", "command": "pandas"}  # fmt: skip
 
 
 def main(argv=None):
