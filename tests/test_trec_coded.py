@@ -8,6 +8,7 @@ path where it must (a duplicate pair, a malformed line, a hash collision).
 """
 
 import gzip
+import re
 import warnings
 
 import numpy as np
@@ -226,6 +227,26 @@ def test_malformed_lines_are_named_with_their_line_number(tmp_path):
     qrels_path, run_path = write_files(tmp_path, run, [("q1", 0, "d1", 1)])
     assert read_joined(qrels_path, run_path) is None
     with pytest.raises(ValueError, match=r"run\.txt, line 7: the rank 'six' is not a number"):
+        evaluate_run(qrels_path, run_path)
+
+
+@pytest.mark.parametrize("file, line, problem", [
+    ("qrels", ("q1", 0, "d1", "0x10"), "the relevance '0x10' is not a number"),
+    ("run", ("q1", "Q0", "d1", "0x1F", 2.5, "r"), "the rank '0x1F' is not a number"),
+])  # fmt: skip
+def test_integers_in_other_notations_are_refused_as_the_readers_refuse_them(
+    tmp_path, file, line, problem
+):
+    # pyarrow's integer parser reads 0x10 as 16; the files' integers are read as
+    # pandas reads them, so the Arrow path refuses them too and the error names the line.
+    run, qrels = [("q1", "Q0", "d1", 1, 2.5, "r")], [("q1", 0, "d1", 1)]
+    if file == "run":
+        run = [line]
+    else:
+        qrels = [line]
+    qrels_path, run_path = write_files(tmp_path, run, qrels)
+    assert read_joined(qrels_path, run_path) is None
+    with pytest.raises(ValueError, match=rf"{file}\.txt, line 1: {re.escape(problem)}"):
         evaluate_run(qrels_path, run_path)
 
 

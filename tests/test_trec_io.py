@@ -266,8 +266,8 @@ def test_missing_pandas_names_the_extra(tmp_path, monkeypatch):
 
 @pytest.mark.skipif(not HAS_PYARROW, reason="pyarrow is not installed")
 def test_pyarrow_reads_single_separator_files_only():
-    assert read_with_pyarrow(b"q Q0 d 1 1.5 r\n", RUN, required=True) is not None
-    assert read_with_pyarrow(b"q\tQ0\td\t1\t1.5\tr", RUN, required=True) is not None
+    assert read_with_pyarrow(b"q Q0 d 1 1.5 r\n", RUN, required=True)[0] is not None
+    assert read_with_pyarrow(b"q\tQ0\td\t1\t1.5\tr", RUN, required=True)[0] is not None
     for data in [
         b"q  Q0 d 1 1.5 r\n",  # doubled delimiter
         b" q Q0 d 1 1.5 r",  # leading
@@ -278,12 +278,12 @@ def test_pyarrow_reads_single_separator_files_only():
         b"q  Q0 5 1.5 r\n",  # five fields; to pyarrow, six of the right types, one empty
         b"q Q0 d 1 1.5 \n",  # five fields, the empty sixth one never materialized
     ]:
-        assert read_with_pyarrow(data, RUN, required=True) is None
+        assert read_with_pyarrow(data, RUN, required=True)[0] is None
         assert read_arrow_columns(data, RUN, "run.txt", None) is None
     assert read_arrow_columns(b"q  d 1\n", QRELS, "qrels.txt", None) is None  # empty iteration
     assert read_arrow_columns(b"q 0 d 1\n", QRELS, "qrels.txt", None) is not None
     # Extra fields: pandas reads the file.
-    assert read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True) is None
+    assert read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True)[0] is None
 
 
 @pytest.mark.skipif(HAS_PYARROW, reason="pyarrow is installed")

@@ -36,11 +36,12 @@ def _pyarrow(required):
     return pa, pc, csv
 
 
-def _read_table(modules, data, fmt, integer_type, fields, pool, name=None):
+def _read_table(modules, data, fmt, fields, pool, name=None):
     """pyarrow's table of the ``fields`` of ``fmt`` (indexes), or None where pandas must read.
 
-    Strings are ``string`` (UTF-8, checked), ``fmt.numbers`` float64 and
-    ``fmt.integers`` of ``integer_type``; a line of another number of
+    Strings are ``string`` (UTF-8, checked), numbers float64, integers too
+    (as pandas reads them: pyarrow's integer parser would take ``0x10`` for
+    16; the caller checks they are integers); a line of another number of
     fields, a field pyarrow cannot convert, or an empty field anywhere
     (two delimiters in a row, one at a line's start or end, which pandas'
     whitespace separator reads otherwise) gives None. Fields not asked for
@@ -57,13 +58,13 @@ def _read_table(modules, data, fmt, integer_type, fields, pool, name=None):
     if name is not None:
         normalized = helper.submit(normalize, data, name)
         if normalized.done() and normalized.result() is not data:
-            return _read_table(modules, normalized.result(), fmt, integer_type, fields, pool)
+            return _read_table(modules, normalized.result(), fmt, fields, pool)
     delimiter = _delimiter(data)
     if delimiter is not None:
         tokens = helper.submit(_token_count, data, delimiter)
-        table = _parse(modules, data, fmt, integer_type, fields, delimiter, pool is not None)
+        table = _parse(modules, data, fmt, fields, delimiter, pool is not None)
     if name is not None and normalized.result() is not data:
-        return _read_table(modules, normalized.result(), fmt, integer_type, fields, pool)
+        return _read_table(modules, normalized.result(), fmt, fields, pool)
     # Every row has len(fmt.fields) fields: as many tokens exactly when none is empty.
     if delimiter is None or table is None or tokens.result() != len(fmt.fields) * table.num_rows:
         return None
@@ -94,15 +95,14 @@ def _delimiter(data):
     return b" " if has_space else b"\t"
 
 
-def _parse(modules, data, fmt, integer_type, fields, delimiter, use_threads):
+def _parse(modules, data, fmt, fields, delimiter, use_threads):
     """pyarrow's CSV reader on ``data``, or None where it refuses a line.
 
     ``use_threads``: on Arrow's own thread pool (as many threads as CPUs).
     """
     pa, pc, csv = modules
     names = [str(field) for field in range(len(fmt.fields))]
-    types = {str(field): integer_type for field in fmt.integers}
-    types.update({str(field): pa.float64() for field in fmt.numbers})
+    types = {str(field): pa.float64() for field in (*fmt.integers, *fmt.numbers)}
     kept = [str(field) for field in fields]
     try:
         return csv.read_csv(
@@ -151,55 +151,66 @@ def _token_count(data, delimiter):
     return count
 
 
-def read_with_pyarrow(data, fmt, *, required):
-    """A DataFrame of the fields by position, or None where pandas must read the file."""
+def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
+    """``(frame, unique)``: a DataFrame of the fields by position, or None where pandas must read.
+
+    ``unique``: with ``check_pairs``, whether every (query, document) pair
+    is known to appear once (checked on the Arrow columns, a block of
+    queries at a time); False leaves the check to the caller.
+    """
+    from ._coded import pairs_appear_once  # the join's blocks (which read files with this module)
+
     modules = _pyarrow(required)
     if modules is None:
-        return None
-    with call_threads(len(data)) as (pool, _):  # the size in bytes: about 50 a line
-        table = _read_table(
-            modules, data, fmt, modules[0].float64(), [f for f, _ in fmt.columns], pool
+        return None, False
+    with call_threads(len(data)) as (pool, n_threads):  # the size in bytes: about 50 a line
+        table = _read_table(modules, data, fmt, [field for field, _ in fmt.columns], pool)
+        if table is None:
+            return None, False
+        unique = check_pairs and table.num_rows > 0 and pairs_appear_once(
+            table[_field(fmt, "query_id")], table[_field(fmt, "doc_id")], pool, n_threads
         )
-    if table is None:
-        return None
     frame = table.to_pandas()
     frame.columns = [int(name) for name in frame.columns]
-    return frame
+    return frame, unique
+
+
+def _field(fmt, name):
+    """The column name of a field in pyarrow's table: its index."""
+    return str(fmt.fields.index(name))
 
 
 def read_arrow_columns(data, fmt, name, pool):
     """``{column: values}`` of the columns ``evaluate_run`` needs, or None where pandas must read.
 
     ``data``: the bytes of the file ``name`` as read (normalized here where
-    they need it); ``pool``: the call's threads (None for one). The ids stay Arrow string arrays (chunked, no Python object per line);
-    numbers are NumPy arrays, integers int64. Every value is checked as
+    they need it); ``pool``: the call's threads (None for one). The ids stay
+    Arrow string arrays (chunked, no Python object per line); numbers are
+    NumPy arrays, integers int64. Every value is checked as
     :func:`~._read.read_table` checks pandas' (integers up to 2**53, finite
-    numbers); None sends the file to that reader, which reads it or names its
-    first malformed line.
+    numbers), chunk by chunk; None sends the
+    file to that reader, which reads it or names its first malformed line.
     """
-    from ._read import valid_numbers
+    from ._read import valid_values
 
     modules = _pyarrow(False)
     if modules is None or not data:
         return None
     numbered = (*fmt.integers, *fmt.numbers)
     fields = [field for field, column in fmt.columns if column in fmt.evaluated or field in numbered]
-    table = _read_table(modules, data, fmt, modules[0].int64(), fields, pool, name)
+    table = _read_table(modules, data, fmt, fields, pool, name)
     if table is None or not table.num_rows:
         return None
-    # Numbers the caller gets as NumPy arrays; the others (the rank) only
-    # checked, on their smallest and largest values.
-    numbers = {
-        field: table[str(field)].to_numpy()
-        if column in fmt.evaluated
-        else np.array([value.as_py() for value in modules[1].min_max(table[str(field)]).values()])
-        for field, column in fmt.columns
-        if field in numbered
-    }
-    if not valid_numbers(fmt, numbers):
-        return None
-    return {
-        column: numbers.get(field, table[str(field)])
-        for field, column in fmt.columns
-        if column in fmt.evaluated
-    }
+    for field in numbered:  # the rank too, which the caller does not get
+        for chunk in table[str(field)].chunks:
+            if not valid_values(chunk.to_numpy(), field in fmt.integers):
+                return None
+    columns = {}
+    for field, column in fmt.columns:
+        if column not in fmt.evaluated:
+            continue
+        values = table[str(field)]
+        if field in numbered:
+            values = values.to_numpy().astype(np.int64 if field in fmt.integers else np.float64)
+        columns[column] = values
+    return columns

@@ -36,6 +36,7 @@ from .._engine._threads import call_threads
 from ._arrow import read_arrow_columns
 from ._files import last_line_field, read_bytes
 from ._join import GroupedFile, StringRows, match_pairs
+from ._join import pairs_appear_once as join_pairs_appear_once
 
 
 class JoinedRun(NamedTuple):
@@ -161,6 +162,22 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
         lambda rows: pc.take(run_docs, rows).to_numpy(zero_copy_only=False),
         last_line_field(run_file[0], RUN.fields.index("run_name")),
     )
+
+
+def pairs_appear_once(query_ids, doc_ids, pool, n_threads):
+    """Whether every (query, document) pair of two Arrow string columns appears once.
+
+    True is certain; False leaves the decision (and the naming of the pair)
+    to the caller's exact check. Rows are grouped by query first where they
+    are not.
+    """
+    import pyarrow.compute as pc
+
+    codes, _, grouped = _query_codes(pc, query_ids)
+    order = None if grouped else np.argsort(codes, kind="stable")
+    codes = _take(codes, order)
+    file = _grouped_file(codes, codes[run_starts(codes)], _take_strings(pc, doc_ids, order))
+    return join_pairs_appear_once(file, pool, n_threads)
 
 
 def _take(values, order):

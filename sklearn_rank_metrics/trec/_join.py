@@ -283,45 +283,76 @@ class GroupedFile(NamedTuple):
     docs: StringRows
 
 
-def _blocks(run, judged):
+def _blocks(*files):
     """``(first, last)`` query positions of each block: whole queries, about BLOCK_ROWS rows."""
-    rows = run.bounds + judged.bounds  # rows of both files before each query of the sequence
+    rows = sum(file.bounds for file in files)  # rows of the files before each query of the sequence
     cuts = np.searchsorted(rows, np.arange(BLOCK_ROWS, int(rows[-1]), BLOCK_ROWS))
     cuts = np.unique(np.concatenate(([0], cuts, [rows.shape[0] - 1])))
     return list(zip(cuts[:-1].tolist(), cuts[1:].tolist()))
 
 
+def _in_blocks(blocks, block_work, pool, n_threads):
+    """``[block_work(first, last, scratch) for each block]``, or None where one returns None.
+
+    The blocks run in a few tasks a thread, each a run of consecutive blocks
+    with its own buffer (:class:`Scratch`); a task stops at its first None.
+    """
+    n_tasks = min(len(blocks), 4 * n_threads)
+    tasks = [blocks[i * len(blocks) // n_tasks : (i + 1) * len(blocks) // n_tasks] for i in range(n_tasks)]
+
+    def task(block_list):
+        scratch, outcomes = Scratch(), []
+        for first, last in block_list:
+            outcome = block_work(first, last, scratch)
+            if outcome is None:
+                return None
+            outcomes.append(outcome)
+        return outcomes
+
+    results = [task(t) for t in tasks] if pool is None else list(pool.map(task, tasks))
+    if any(result is None for result in results):
+        return None
+    return [outcome for result in results for outcome in result]
+
+
+def _block_keys(file, first, last, scratch):
+    """``(keys, words, lengths, queries)`` of a file's rows of queries ``first:last``, or None.
+
+    None where the ids are too long to hold as words (:meth:`StringRows.words`).
+    """
+    start, stop = int(file.bounds[first]), int(file.bounds[last])
+    words = file.docs.words(start, stop, scratch)
+    if words is None:
+        return None
+    queries = file.queries[start:stop]
+    return string_keys(*words, queries), *words, queries
+
+
 def _match_block(run, judged, first, last, scratch):
     """``(judged rows, run rows)`` of the pairs of queries ``first:last`` found in both, or None."""
-    run_start, run_stop = int(run.bounds[first]), int(run.bounds[last])
-    judged_start, judged_stop = int(judged.bounds[first]), int(judged.bounds[last])
-    judged_words = judged.docs.words(judged_start, judged_stop, scratch)
-    run_words = run.docs.words(run_start, run_stop, scratch)
-    if judged_words is None or run_words is None:
+    judged_block, run_block = (_block_keys(file, first, last, scratch) for file in (judged, run))
+    if judged_block is None or run_block is None or SlotTables(judged_block[0]).repeated:
         return None
-    judged_queries = judged.queries[judged_start:judged_stop]
-    judged_keys = string_keys(*judged_words, judged_queries)
-    if SlotTables(judged_keys).repeated:
-        return None
-    run_queries = run.queries[run_start:run_stop]
-    ranked = SlotTables(string_keys(*run_words, run_queries))
+    ranked = SlotTables(run_block[0])
     if ranked.repeated:
         return None
-    found = ranked.find(judged_keys)
+    found = ranked.find(judged_block[0])
     judged_rows = np.flatnonzero(found >= 0)
     run_rows = found[judged_rows]
-    # A key only proposes: the query, the length and the bytes of the id
+    # A key only proposes: the length, the bytes of the id and the query
     # confirm (words past the shorter matrix's are zero for ids of equal length).
-    n_words = min(run_words[0].shape[1], judged_words[0].shape[1])
+    _, judged_words, judged_lengths, judged_queries = judged_block
+    _, run_words, run_lengths, run_queries = run_block
+    n_words = min(run_words.shape[1], judged_words.shape[1])
     confirm = [
+        (run_lengths, judged_lengths),
+        (run_words[:, :n_words], judged_words[:, :n_words]),
         (run_queries, judged_queries),
-        (run_words[1], judged_words[1]),
-        (run_words[0][:, :n_words], judged_words[0][:, :n_words]),
     ]
     for run_values, judged_values in confirm:
         if not np.array_equal(run_values[run_rows], judged_values[judged_rows]):
             return None
-    return judged_rows + judged_start, run_rows + run_start
+    return judged_rows + int(judged.bounds[first]), run_rows + int(run.bounds[first])
 
 
 def match_pairs(run, judged, pool=None, n_threads=1):
@@ -331,25 +362,27 @@ def match_pairs(run, judged, pool=None, n_threads=1):
     queries. None when a pair appears twice in either file, or a hash
     collision leaves a doubt: the caller's exact path then decides.
     """
-    blocks = _blocks(run, judged)
-    # A few tasks a thread, each a run of consecutive blocks with its own buffers.
-    n_tasks = min(len(blocks), 4 * n_threads)
-    tasks = [blocks[i * len(blocks) // n_tasks : (i + 1) * len(blocks) // n_tasks] for i in range(n_tasks)]
 
-    def task(block_list):
-        scratch = Scratch()
-        matched = []
-        for first, last in block_list:
-            pairs = _match_block(run, judged, first, last, scratch)
-            if pairs is None:
-                return None
-            matched.append(pairs)
-        return matched
+    def match(first, last, scratch):
+        return _match_block(run, judged, first, last, scratch)
 
-    results = [task(t) for t in tasks] if pool is None else list(pool.map(task, tasks))
-    if any(result is None for result in results):
+    pairs = _in_blocks(_blocks(run, judged), match, pool, n_threads)
+    if pairs is None:
         return None
-    pairs = [pair for result in results for pair in result]
-    if not pairs:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    pairs = [(np.zeros(0, np.int64), np.zeros(0, np.int64))] + pairs
     return np.concatenate([j for j, _ in pairs]), np.concatenate([r for _, r in pairs])
+
+
+def pairs_appear_once(file, pool=None, n_threads=1):
+    """Whether every (query, document) pair of a :class:`GroupedFile` appears once.
+
+    True is certain; False means a pair may appear twice (or two pairs
+    share a key, or ids are too long to hold as words): the caller's exact
+    check then decides, and names the pair.
+    """
+
+    def once(first, last, scratch):
+        block = _block_keys(file, first, last, scratch)
+        return None if block is None or SlotTables(block[0]).repeated else True
+
+    return _in_blocks(_blocks(file), once, pool, n_threads) is not None

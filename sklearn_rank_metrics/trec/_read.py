@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._engine._factorize import BLOCK
+
 from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
 
 ENGINES = ("auto", "pandas", "pyarrow")
@@ -203,13 +205,13 @@ def read_table(path, fmt, engine, caller, *, check=True):
     data = normalize(read_bytes(path), name)
     if not data or is_blank(data):
         return _empty(pd, fmt)
-    frame = None
+    frame, unique = None, False
     if engine != "pandas":
         from ._arrow import read_with_pyarrow
 
-        frame = read_with_pyarrow(data, fmt, required=engine == "pyarrow")
+        frame, unique = read_with_pyarrow(data, fmt, required=engine == "pyarrow", check_pairs=check)
         if frame is not None and not _valid(frame, fmt):
-            frame = None
+            frame, unique = None, False
     if frame is None:
         try:
             frame = _read_with_pandas(pd, data, fmt)
@@ -218,7 +220,7 @@ def read_table(path, fmt, engine, caller, *, check=True):
         except _Unreadable as exc:
             _raise_first_bad_line(pd, data, fmt, name, exc)
     frame = _finish(frame, fmt)
-    if check:
+    if check and not unique:
         check_duplicates(pd, frame, fmt, name)
     return frame
 
@@ -305,18 +307,25 @@ def _valid(frame, fmt):
 
 
 def valid_numbers(fmt, values):
-    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers.
+    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers."""
+    return all(valid_values(values[field], field in fmt.integers) for field in fmt.integers + fmt.numbers)
 
-    For an integer field read as integers, its smallest and largest values suffice.
+
+def valid_values(values, integers):
+    """Whether the values are finite numbers, and with ``integers`` integers up to 2**53.
+
+    Checked block by block: no temporary of the column's size.
     """
-    for field in fmt.integers:
-        column = values[field]
-        if column.dtype.kind == "i":  # read as integers: only the range to check
-            if column.shape[0] and max(-int(column.min()), int(column.max())) > _MAX_EXACT_INTEGER:
+    if values.dtype.kind == "i":  # read as integers: only the range to check
+        return not values.shape[0] or max(-int(values.min()), int(values.max())) <= _MAX_EXACT_INTEGER
+    for start in range(0, values.shape[0], BLOCK):
+        block = values[start : start + BLOCK]
+        if integers:
+            if not (np.abs(block) <= _MAX_EXACT_INTEGER).all() or (block != np.rint(block)).any():
                 return False
-        elif not (np.abs(column) <= _MAX_EXACT_INTEGER).all() or (column != np.rint(column)).any():
+        elif not np.isfinite(block).all():
             return False
-    return all(np.isfinite(values[field]).all() for field in fmt.numbers)
+    return True
 
 
 def _finish(frame, fmt):
