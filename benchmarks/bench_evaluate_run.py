@@ -12,7 +12,10 @@ with a probability drawn from [8 %, 25 %] (about 80 to 250 judged retrieved
 documents, a query) and 20 to 50 documents of the pool the run did not
 retrieve; grades 0..3, higher ones likelier near the top of the ranking,
 and 2 % of the judged documents with grade -1 (in the pool, not judged). The
-qrels lines come grouped by query, documents in random order.
+qrels lines come grouped by query, documents in random order. ``--shape``
+writes runs of other shapes (``bench_trec_io.SHAPES``): ClueWeb-like 25-byte
+ids; 10 documents a query (100,000 queries at 1e6 lines) with ids of varying
+length; 100 documents a query with scattered numeric ids of up to 12 digits.
 
 Timed on those files, from the paths to the mean of each measure
 (``map``, ``ndcg@10``, ``precision@10``, ``recall@100``, ``mrr``, ties as
@@ -65,7 +68,7 @@ from _common import (  # noqa: E402
     versions,
     wait_for_quiet,
 )
-from bench_trec_io import DOCS_PER_QUERY, write_run  # noqa: E402
+from bench_trec_io import SHAPES, write_run  # noqa: E402
 
 MEASURES = ["map", "ndcg@10", "precision@10", "recall@100", "mrr"]
 PYTREC_EVAL = {"map": "map", "ndcg@10": "ndcg_cut_10", "precision@10": "P_10",
@@ -75,8 +78,11 @@ IR_MEASURES = {"map": "AP", "ndcg@10": "nDCG@10", "precision@10": "P@10",
 GRADE_PROBABILITIES = np.array([[0.55, 0.25, 0.13, 0.07], [0.85, 0.10, 0.04, 0.01]])
 
 
-def write_qrels(path, run_path, seed=1):
-    """The benchmark qrels of the run at ``run_path``, described in the module docstring."""
+def write_qrels(path, run_path, seed=1, per_query=SHAPES["benchmark"][0]):
+    """The benchmark qrels of the run at ``run_path``, described in the module docstring.
+
+    ``per_query``: the run's documents a query.
+    """
     import pandas as pd
 
     from sklearn_rank_metrics.trec import read_trec_run
@@ -84,26 +90,26 @@ def write_qrels(path, run_path, seed=1):
     rng = np.random.default_rng(seed)
     run = read_trec_run(run_path)
     rows = len(run)
-    n_queries = rows // DOCS_PER_QUERY
-    rank = np.tile(np.arange(DOCS_PER_QUERY), n_queries)
+    n_queries = rows // per_query
+    rank = np.tile(np.arange(per_query), n_queries)
     share = rng.uniform(0.08, 0.25, n_queries)
-    judged = rng.random(rows) < np.repeat(share, DOCS_PER_QUERY)
+    judged = rng.random(rows) < np.repeat(share, per_query)
     # Judged documents the run did not retrieve: documents of the run's pool
-    # retrieved for other queries only (absent from this query's 1000).
+    # retrieved for other queries only (absent from this query's list).
     n_missed = rng.integers(20, 51, n_queries)
     missed_query = np.repeat(np.arange(n_queries), n_missed)
     other = (missed_query + rng.integers(1, max(n_queries, 2), missed_query.shape[0])) % n_queries
-    missed_rows = other * DOCS_PER_QUERY + rng.integers(0, DOCS_PER_QUERY, other.shape[0])
+    missed_rows = other * per_query + rng.integers(0, per_query, other.shape[0])
     query_ids = run["query_id"].to_numpy(dtype=object)
     doc_ids = run["doc_id"].to_numpy(dtype=object)
     qrels = pd.DataFrame(
         {
             "query_id": np.concatenate(
-                (query_ids[judged], query_ids[missed_query * DOCS_PER_QUERY])
+                (query_ids[judged], query_ids[missed_query * per_query])
             ),
             "doc_id": np.concatenate((doc_ids[judged], doc_ids[missed_rows])),
             "top": np.concatenate((rank[judged] < 100, np.zeros(missed_rows.shape[0], bool))),
-            "order": np.concatenate((np.flatnonzero(judged) // DOCS_PER_QUERY, missed_query)),
+            "order": np.concatenate((np.flatnonzero(judged) // per_query, missed_query)),
         }
     )
     # A document of another query's list may be in this one's too: keep it once.
@@ -123,16 +129,18 @@ def write_qrels(path, run_path, seed=1):
     return len(out)
 
 
-def files(folder, text):
-    """The run and qrels of ``--rows text`` in ``folder``, written unless already there.
+def files(folder, text, shape="benchmark"):
+    """The run and qrels of ``--rows text`` (and ``--shape``) in ``folder``, written unless there.
 
     Also the warm-up files: the first lines of both.
     """
-    run_path, qrels_path = folder / f"run_{text}.txt", folder / f"qrels_{text}.txt"
+    suffix = "" if shape == "benchmark" else f"_{shape}"
+    run_path = folder / f"run_{text}{suffix}.txt"
+    qrels_path = folder / f"qrels_{text}{suffix}.txt"
     if not run_path.exists():
-        write_run(run_path, int(float(text)))
+        write_run(run_path, int(float(text)), shape=shape)
     if not qrels_path.exists():
-        write_qrels(qrels_path, run_path)
+        write_qrels(qrels_path, run_path, per_query=SHAPES[shape][0])
     for name, path in (("warmup_run.txt", run_path), ("warmup_qrels.txt", qrels_path)):
         with open(path, "rb") as source:
             (folder / name).write_bytes(b"".join(source.readline() for _ in range(2000)))
@@ -242,6 +250,11 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", help="write the files into this folder, keep and reuse them")
     parser.add_argument("--tools", nargs="+", default=list(TOOLS), choices=list(TOOLS))
+    parser.add_argument(
+        "--shape", default="benchmark", choices=list(SHAPES),
+        help="the run's shape: " + "; ".join(f"{k}: {v[0]} documents a query, ids {v[1]}"
+                                            for k, v in SHAPES.items()),
+    )  # fmt: skip
     parser.add_argument("--wait-quiet", type=float, default=0, help="seconds to wait at most")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per tool and size")
     parser.add_argument(
@@ -264,7 +277,7 @@ def main(argv=None):
               "same means", "other CPU"]  # fmt: skip
     rows, mismatches = [], []
     for text in args.rows:
-        run_path, qrels_path = files(folder, text)
+        run_path, qrels_path = files(folder, text, args.shape)
         n_run = sum(1 for _ in open(run_path, "rb"))
         n_qrels = sum(1 for _ in open(qrels_path, "rb"))
         results = {}

@@ -39,26 +39,52 @@ from _common import median_times, versions, wait_for_quiet  # noqa: E402
 DOCS_PER_QUERY = 1000
 
 
-def write_run(path, rows, seed=0):
-    """The benchmark run file described in the module docstring."""
+# Other shapes of run (bench_evaluate_run.py --shape): documents a query, and
+# how a document number is written as an id.
+SHAPES = {
+    "benchmark": (DOCS_PER_QUERY, "doc- and 9 digits (13 bytes)"),
+    "clueweb": (DOCS_PER_QUERY, "ClueWeb-like, 25 bytes: clueweb12-0123tw-45-67890"),
+    "short-queries": (10, "D and up to 7 digits (lengths vary)"),
+    "sparse-numeric": (100, "numbers of up to 12 digits, scattered (lengths vary)"),
+}
+
+
+def doc_ids(numbers, shape):
+    """The ids of document numbers in one of the SHAPES (distinct for distinct numbers)."""
+    if shape == "benchmark":
+        return np.char.add("doc-", np.char.zfill(numbers.astype(str), 9))
+    if shape == "clueweb":
+        parts = [numbers // 10**7 % 10**4, numbers // 10**5 % 100, numbers % 10**5]
+        text = [np.char.zfill(part.astype(str), width) for part, width in zip(parts, (4, 2, 5))]
+        return np.char.add(np.char.add(np.char.add("clueweb12-", text[0]), "tw-"),
+                           np.char.add(np.char.add(text[1], "-"), text[2]))  # fmt: skip
+    if shape == "short-queries":
+        return np.char.add("D", numbers.astype(str))
+    # A bijection of [0, 10**12): the multiplier is prime to 10.
+    return (numbers.astype(np.int64) * 982_451_653 % 10**12).astype(str)
+
+
+def write_run(path, rows, seed=0, shape="benchmark"):
+    """The benchmark run file described in the module docstring (or another of the SHAPES)."""
     import pandas as pd
 
+    per_query = SHAPES[shape][0]
     rng = np.random.default_rng(seed)
-    n_queries = max(1, rows // DOCS_PER_QUERY)
-    rows = n_queries * DOCS_PER_QUERY
-    query = np.repeat(np.arange(n_queries), DOCS_PER_QUERY)
+    n_queries = max(1, rows // per_query)
+    rows = n_queries * per_query
+    query = np.repeat(np.arange(n_queries), per_query)
     # From a pool of rows / 4 documents (each retrieved for about 4 queries),
     # distinct within a query: a random offset per query plus the rank.
-    pool = max(DOCS_PER_QUERY, rows // 4)
+    pool = max(per_query, rows // 4)
     offset = rng.integers(0, pool, n_queries)[query]
-    doc = rng.permutation(pool)[(offset + np.tile(np.arange(DOCS_PER_QUERY), n_queries)) % pool]
-    score = -np.sort(-rng.standard_normal((n_queries, DOCS_PER_QUERY)), axis=1).ravel()
+    doc = rng.permutation(pool)[(offset + np.tile(np.arange(per_query), n_queries)) % pool]
+    score = -np.sort(-rng.standard_normal((n_queries, per_query)), axis=1).ravel()
     frame = pd.DataFrame(
         {
             "query_id": np.char.add("q", query.astype(str)),
             "iteration": "Q0",
-            "doc_id": np.char.add("doc-", np.char.zfill(doc.astype(str), 9)),
-            "rank": np.tile(np.arange(1, DOCS_PER_QUERY + 1), n_queries),
+            "doc_id": doc_ids(doc, shape),
+            "rank": np.tile(np.arange(1, per_query + 1), n_queries),
             "score": score.astype(str),  # shortest text that reads back exactly
             "run_name": "bench",
         }

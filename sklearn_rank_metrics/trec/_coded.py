@@ -241,16 +241,30 @@ def _run_first_sequence(run_queries, judged_queries):
 def _query_codes(pc, column):
     """``(codes, ids, grouped)`` of an Arrow string column: ``ids[codes]`` are its values.
 
-    From runs of equal ids when each query is one run of lines (``grouped``),
-    as in most TREC files; else from Arrow's dictionary encoding.
+    From Arrow's runs of equal values (run-end encoding, chunk by chunk, a
+    run that goes on in the next chunk joined to it) when each query is one
+    run of lines (``grouped``), as in most TREC files; else from Arrow's
+    dictionary encoding.
     """
-    n = len(column)
-    change = pc.not_equal(column.slice(1), column.slice(0, n - 1)).to_numpy(zero_copy_only=False)
-    starts = np.flatnonzero(np.concatenate(([True], change)))
-    ids = pc.take(column, starts)
-    if pc.count_distinct(ids).as_py() == starts.shape[0]:
-        codes = np.cumsum(np.concatenate(([False], change)), dtype=code_dtype(starts.shape[0]))
-        return codes, ids, True
+    import pyarrow as pa
+
+    chunks = getattr(column, "chunks", [column])
+    ends, values, rows = [], [], 0
+    for chunk in chunks:
+        encoded = pc.run_end_encode(chunk)
+        ends.append(encoded.run_ends.to_numpy() + rows)
+        values.append(encoded.values)
+        rows += len(chunk)
+    ends = np.concatenate(ends)
+    values = pa.chunked_array(values, type=column.type)
+    # A run that goes on in the next chunk: one run.
+    goes_on = pc.equal(values.slice(1), values.slice(0, len(values) - 1))
+    goes_on = goes_on.to_numpy(zero_copy_only=False)
+    ids = values.take(np.flatnonzero(np.concatenate(([True], ~goes_on))))
+    if pc.count_distinct(ids).as_py() == len(ids):
+        ends = ends[np.concatenate((~goes_on, [True]))]
+        lengths = np.diff(ends, prepend=0)
+        return np.repeat(np.arange(len(ids), dtype=code_dtype(len(ids))), lengths), ids, True
     encoded = pc.dictionary_encode(column)  # chunked: one dictionary for every chunk
     chunks = getattr(encoded, "chunks", [encoded])
     codes = np.concatenate([chunk.indices.to_numpy() for chunk in chunks])
