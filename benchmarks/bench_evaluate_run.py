@@ -39,7 +39,11 @@ has no tied scores in double precision, a few in single precision), each call
   ``ir_measures.read_trec_qrels``/``read_trec_run`` of the paths (its own
   reading; it picks its pytrec_eval provider for these measures).
 
-The ratio column is each time over the package's (auto engine). Every tool's
+The ratio column is each time over the package's (auto engine). Each tool
+runs in a fresh process: a warm-up call on the first 2000 lines of both
+files (imports), then ``--repeat`` timed calls; the table gives their median,
+the first of them alone (what one call in a fresh process costs, as from the
+shell), and the median CPU seconds of the process (all its threads). Every tool's
 means are compared with the package's to 1e-9; a mismatch is printed. Tools
 not installed are left out with a note.
 """
@@ -223,12 +227,14 @@ def child(tool, qrels_path, run_path, repeat):
     tool_call(tool, folder / "warmup_qrels.txt", folder / "warmup_run.txt")()
     call = tool_call(tool, qrels_path, run_path)
     baseline = reset_peak_rss()
-    times = []
+    times, cpu_times = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         means = call()
         times.append(time.perf_counter() - start)
+        cpu_times.append(time.process_time() - cpu_start)
     emit({"seconds": statistics.median(times), "times": times, "means": means,
+          "cpu_seconds": statistics.median(cpu_times), "first_seconds": times[0],
           "rss_growth": peak_rss_bytes() - baseline})  # fmt: skip
 
 
@@ -273,8 +279,8 @@ def main(argv=None):
     print("versions:", ", ".join(f"{k} {v}" for k, v in found.items()))
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bench_evaluate_run_"))
     folder.mkdir(parents=True, exist_ok=True)
-    header = ["tool", "run lines", "qrels lines", "median s", "x package", "peak RSS growth MB",
-              "same means", "other CPU"]  # fmt: skip
+    header = ["tool", "run lines", "qrels lines", "median s", "x package", "first call s",
+              "CPU s", "peak RSS growth MB", "same means", "other CPU"]  # fmt: skip
     rows, mismatches = [], []
     for text in args.rows:
         run_path, qrels_path = files(folder, text, args.shape)
@@ -283,7 +289,7 @@ def main(argv=None):
         results = {}
         for tool in args.tools:
             if MODULES[tool] not in found:
-                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", "not installed"] + [""] * 4)
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", "not installed"] + [""] * 6)
                 continue
             if args.wait_quiet:
                 wait_for_quiet(args.wait_quiet)
@@ -294,7 +300,7 @@ def main(argv=None):
             )  # fmt: skip
         for tool, result in results.items():
             if "error" in result:
-                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"]] + [""] * 4)
+                rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"]] + [""] * 6)
                 continue
             same = ""
             if result["means"] and "means" in results.get("package", {}):
@@ -307,6 +313,7 @@ def main(argv=None):
             rows.append([
                 TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", f"{result['seconds']:.2f}",
                 f"{result['seconds'] / base:.2f}" if base else "",
+                f"{result['first_seconds']:.2f}", f"{result['cpu_seconds']:.2f}",
                 f"{result['rss_growth'] / 1e6:,.0f}", same, f"{result['other_cpu']:.1f}",
             ])  # fmt: skip
             print(" | ".join(str(cell) for cell in rows[-1]), flush=True)
