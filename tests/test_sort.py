@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from sklearn_rank_metrics._engine import _sort
-from sklearn_rank_metrics._engine._sort import rank_order, score_keys
+from sklearn_rank_metrics._engine._sort import rank_order as engine_rank_order
+from sklearn_rank_metrics._engine._sort import score_keys
+
+
+def rank_order(y_score, *args):
+    """The engine's ranking, its order None (the rows as they are) spelled out."""
+    order, tie_free = engine_rank_order(y_score, *args)
+    return (np.arange(y_score.shape[0]) if order is None else order), tie_free
 from sklearn_rank_metrics._engine._validation import check_ranking_input
 
 
@@ -110,6 +117,11 @@ def test_rows_ranked_already_are_not_sorted(monkeypatch, ties, tied):
     _assert_sorted(order, data, ties)
     assert tie_free is not tied
     assert bool(sorts) == (tied and ties in ("optimistic", "pessimistic"))
+    # Queries in code order too: the rows as they are, no order array made.
+    in_code_order = np.argsort(data.query_codes, kind="stable")
+    data = check_ranking_input(y_true[in_code_order], y_score[in_code_order], qid[in_code_order])
+    order, _ = engine_rank_order(data.y_score, data.y_true, data.query_codes, data.n_queries, ties)
+    assert (order is None) == (not tied or ties in ("average", "first"))
     # A single rise inside a query, or a query in two runs, takes the sort.
     for broken in (y_score[::-1].copy(), y_score):
         sorts.clear()

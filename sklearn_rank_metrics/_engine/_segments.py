@@ -296,7 +296,8 @@ class RankedQueries:
     labels : LabelCodes
         The labels' codes into their distinct values (or None: per chunk).
     ranking : concurrent.futures.Future
-        Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`.
+        Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`
+        (``order`` None: the rows in their order).
     ties : {"average", "optimistic", "pessimistic", "first"}
 
     Attributes
@@ -305,7 +306,8 @@ class RankedQueries:
         Per-query label counts, when small enough.
     query_ptr : ndarray of shape (n_queries + 1,)
         Segment offsets: query ``q`` holds ranked documents
-        ``order[query_ptr[q]:query_ptr[q + 1]]``, queries in ``query_ids`` order.
+        ``order[query_ptr[q]:query_ptr[q + 1]]`` (rows ``query_ptr[q]`` to
+        ``query_ptr[q + 1]`` when ``order`` is None), queries in ``query_ids`` order.
     """
 
     def __init__(self, ranking_input, labels, ranking, ties):
@@ -398,7 +400,8 @@ class QueryChunk:
         self.parent = parent
         self.start, self.stop = start, stop
         row_start, row_stop = parent.query_ptr[start], parent.query_ptr[stop]
-        self.order = parent.order[row_start:row_stop]
+        order = parent.order  # None: the rows are ranked as they are
+        self.order = np.arange(row_start, row_stop) if order is None else order[row_start:row_stop]
         self.query_sizes = parent.query_sizes[start:stop]
         self.query_ptr = parent.query_ptr[start : stop + 1] - row_start
         self.ties = parent.ties

@@ -292,7 +292,7 @@ def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
     """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
 
     The order is then the runs (:func:`ranked_runs`) in query-code order,
-    each as it is, which is what the stable sort gives under ``ties="first"``
+    each as it is (None when the runs are in that order: the rows as they are), which is what the stable sort gives under ``ties="first"``
     and ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when
     no two documents of a query tie (labels would reorder a tie).
     """
@@ -305,7 +305,7 @@ def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
     n = y_score.shape[0]
     run_codes = query_codes[starts]
     if (run_codes[1:] > run_codes[:-1]).all():
-        return np.arange(n, dtype=np.int64), not n_ties
+        return None, not n_ties  # the rows as they are
     by_code = np.argsort(run_codes)
     lengths = np.diff(np.append(starts, n))[by_code]
     placed = np.cumsum(lengths) - lengths  # where each run starts in the order
@@ -337,7 +337,9 @@ def rank_order(
 
     Returns
     -------
-    order : ndarray of shape (n_documents,), int64
+    order : ndarray of shape (n_documents,), int64, or None
+        None when the rows are in that order already (the identity, not
+        allocated).
     tie_free : bool
         True guarantees that no two documents of one query have equal
         scores (False means they may).
