@@ -18,6 +18,11 @@ BINARY = tuple(name for name, d in METRICS.items() if d.family == "binary")
 PAIRS = tuple(name for name, d in METRICS.items() if d.family == "pairs")
 WHOLE_LIST = tuple(name for name, d in METRICS.items() if not d.takes_cutoff)
 UNBOUNDED = tuple(name for name, d in METRICS.items() if not d.bounded)
+# Graded measures that also count relevant documents (label >= the relevance level,
+# 1 by default): Rndcg's R levels. Scaling labels moves them across that level.
+COUNTS_RELEVANT = tuple(
+    name for name, d in METRICS.items() if getattr(d.computation, "r_levels", False)
+)
 # Values that may be negative.
 SIGNED = ("kendall", "utility")
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
 from _cases import (
-    BINARY, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of, shuffled_rows,
+    BINARY, COUNTS_RELEVANT, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of,
+    shuffled_rows,
 )
 from _cases import MEASURE_OPTIONS, SCANNED, SIGNED, aggregate_of
 from _reference import reference
@@ -157,6 +158,8 @@ def test_label_scaling(data, call, factor):
     metric, kwargs = call
     assume(metric not in UNBOUNDED and kwargs.get("gain") != "exponential")
     assume(metric != "err")  # its stopping probabilities are exponential in the grade
+    # Relevant documents are those >= 1: a factor below 1 takes labels of 1 below it.
+    assume(metric not in COUNTS_RELEVANT or factor >= 1)
     scaled_kwargs = dict(kwargs)
     if "relevance_level" in kwargs:
         scaled_kwargs["relevance_level"] = kwargs["relevance_level"] * factor
