@@ -115,6 +115,7 @@ def read_joined(qrels_path, run_path):
 
 
 def _read_joined(qrels_file, run_file, pool, n_threads):
+    """:func:`read_joined` of ``(bytes, name)`` of each file, on the call's threads."""
     from ._read import QRELS, RUN
 
     qrels = read_arrow_columns(qrels_file[0], QRELS, qrels_file[1], pool)
