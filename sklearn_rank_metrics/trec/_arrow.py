@@ -65,7 +65,8 @@ def _read_table(modules, data, fmt, fields, pool, name=None):
         table = _parse(modules, data, fmt, fields, delimiter, pool is not None)
     if name is not None and normalized.result() is not data:
         return _read_table(modules, normalized.result(), fmt, fields, pool)
-    # Every row has len(fmt.fields) fields: as many tokens exactly when none is empty.
+    # Every row has len(fmt.fields) fields: as many tokens exactly when none
+    # is empty (and none when the other whitespace character appears).
     if delimiter is None or table is None or tokens.result() != len(fmt.fields) * table.num_rows:
         return None
     return table
@@ -84,15 +85,17 @@ class _InCallingThread:
 
 
 def _delimiter(data):
-    """The one whitespace character between fields (space or tab), or None where both are.
+    """The whitespace character between fields: the first space or tab of the data, or None.
 
-    pyarrow splits on one delimiter; where another whitespace character is
-    one too, it would take it for part of a field.
+    pyarrow splits on one delimiter; where the other whitespace character is
+    one too, it would take it for part of a field, so :func:`_token_count`
+    checks that it appears nowhere (on the helper thread: the data are
+    scanned to their end there, not here).
     """
-    has_space, has_tab = contains(data, b" "), contains(data, b"\t")
-    if has_space == has_tab:
-        return None
-    return b" " if has_space else b"\t"
+    space = data.find(b" ")
+    if data.find(b"\t", 0, len(data) if space < 0 else space) >= 0:
+        return b"\t"
+    return None if space < 0 else b" "
 
 
 def _parse(modules, data, fmt, fields, delimiter, use_threads):
@@ -129,11 +132,15 @@ def _parse(modules, data, fmt, fields, delimiter, use_threads):
 
 
 def _token_count(data, delimiter):
-    """How many tokens separated by ``delimiter`` and newlines ``data`` holds.
+    """How many tokens separated by ``delimiter`` and newlines ``data`` holds; -1 with the other.
 
     A token starts where a separator is followed by another byte (or the
     data starts with one); counted block by block, a megabyte at a time.
+    -1 where the other whitespace character (tab for space, space for tab)
+    appears, which pyarrow would read as part of a field.
     """
+    if contains(data, b"\t" if delimiter == b" " else b" "):
+        return -1
     data = np.frombuffer(data, dtype=np.uint8)
     step = 1 << 20
     # separator[0]: whether the byte before the block separates (the data's start does).
