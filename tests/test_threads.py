@@ -94,6 +94,19 @@ def test_joblib_workers_get_one_thread_each():
     assert limits == [1, 1]
 
 
+@pytest.mark.parametrize(
+    "n_rows, expected", [(1000, 1), (1 << 18, 1), ((1 << 18) + 1, 2), (3 << 18, 3), (1 << 30, 4)]
+)
+def test_a_call_takes_a_thread_per_block_of_rows_at_most(monkeypatch, n_rows, expected):
+    """Threads beyond what the rows fill only take turns: one per MIN_ROWS_FOR_THREADS rows."""
+    monkeypatch.setattr(joblib, "cpu_count", lambda: 4)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.delenv(_threads.ENVIRONMENT_VARIABLE, raising=False)
+    with _threads.call_threads(n_rows) as (pool, n_threads):
+        assert n_threads == expected
+        assert (pool is None) == (n_threads == 1)
+
+
 def test_no_thread_outlives_a_call(monkeypatch):
     monkeypatch.setattr(joblib, "cpu_count", lambda: 4)  # a pool even on a 1-CPU machine
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)

@@ -170,7 +170,7 @@ def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
     modules = _pyarrow(required)
     if modules is None:
         return None, False
-    with call_threads(len(data)) as (pool, n_threads):  # the size in bytes: about 50 a line
+    with call_threads(len(data) // 50) as (pool, n_threads):  # lines: about 50 bytes each
         table = _read_table(modules, data, fmt, [field for field, _ in fmt.columns], pool)
         if table is None:
             return None, False

@@ -107,8 +107,9 @@ def judged_labels(n_rows, run_rows, judged_rows, grades):
 def read_joined(qrels_path, run_path):
     """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide."""
     qrels_data, run_data = read_bytes(qrels_path), read_bytes(run_path)
-    # One pool of the call's threads for reading (with pyarrow's) and joining.
-    with call_threads(len(run_data)) as (pool, n_threads):  # the size in bytes: about 50 a line
+    # One pool of the call's threads for reading (with pyarrow's) and joining,
+    # sized by the lines of both files (about 50 bytes a line).
+    with call_threads((len(qrels_data) + len(run_data)) // 50) as (pool, n_threads):
         return _read_joined(
             (qrels_data, os.fspath(qrels_path)), (run_data, os.fspath(run_path)), pool, n_threads
         )
