@@ -292,9 +292,10 @@ def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
     """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
 
     The order is then the runs (:func:`ranked_runs`) in query-code order,
-    each as it is (None when the runs are in that order: the rows as they are), which is what the stable sort gives under ``ties="first"``
-    and ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when
-    no two documents of a query tie (labels would reorder a tie).
+    each as it is (None when the runs are in that order: the rows as they
+    are), which is what the stable sort gives under ``ties="first"`` and
+    ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when no
+    two documents of a query tie (labels would reorder a tie).
     """
     ranked = ranked_runs(y_score, query_codes, n_queries)
     if ranked is None:

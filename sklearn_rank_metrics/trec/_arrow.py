@@ -165,7 +165,8 @@ def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
     is known to appear once (checked on the Arrow columns, a block of
     queries at a time); False leaves the check to the caller.
     """
-    from ._coded import pairs_appear_once  # the join's blocks (which read files with this module)
+    # The join's blocks (imported here: the join reads its files with this module).
+    from ._coded import pairs_appear_once_in_columns
 
     modules = _pyarrow(required)
     if modules is None:
@@ -174,7 +175,7 @@ def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
         table = _read_table(modules, data, fmt, [field for field, _ in fmt.columns], pool)
         if table is None:
             return None, False
-        unique = check_pairs and table.num_rows > 0 and pairs_appear_once(
+        unique = check_pairs and table.num_rows > 0 and pairs_appear_once_in_columns(
             table[_field(fmt, "query_id")], table[_field(fmt, "doc_id")], pool, n_threads
         )
     frame = table.to_pandas()
@@ -195,8 +196,8 @@ def read_arrow_columns(data, fmt, name, pool):
     Arrow string arrays (chunked, no Python object per line); numbers are
     NumPy arrays, integers int64. Every value is checked as
     :func:`~._read.read_table` checks pandas' (integers up to 2**53, finite
-    numbers), chunk by chunk; None sends the
-    file to that reader, which reads it or names its first malformed line.
+    numbers), chunk by chunk; None sends the file to that reader, which
+    reads it or names its first malformed line.
     """
     from ._read import valid_values
 
@@ -218,6 +219,8 @@ def read_arrow_columns(data, fmt, name, pool):
             continue
         values = table[str(field)]
         if field in numbered:
-            values = values.to_numpy().astype(np.int64 if field in fmt.integers else np.float64)
+            values = values.to_numpy().astype(
+                np.int64 if field in fmt.integers else np.float64, copy=False
+            )
         columns[column] = values
     return columns

@@ -30,13 +30,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import BLOCK, code_dtype, run_starts
+from .._engine._factorize import _remap, code_dtype, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
 from ._arrow import read_arrow_columns
 from ._files import last_line_field, read_bytes
-from ._join import GroupedFile, StringRows, match_pairs
-from ._join import pairs_appear_once as join_pairs_appear_once
+from ._join import GroupedFile, StringRows, match_pairs, pairs_appear_once
 
 
 class JoinedRun(NamedTuple):
@@ -69,17 +68,10 @@ def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
     """
     run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
     query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
-    run_queries = _recode(run_queries, np.searchsorted(query_ids, run_ids))
-    judged_queries = _recode(judged_queries, np.searchsorted(query_ids, judged_ids))
+    dtype = code_dtype(query_ids.shape[0])
+    run_queries = _remap(run_queries, np.searchsorted(query_ids, run_ids), dtype)
+    judged_queries = _remap(judged_queries, np.searchsorted(query_ids, judged_ids), dtype)
     return query_ids, run_queries, judged_queries
-
-
-def _recode(codes, mapping):
-    """``mapping[codes]`` as int32 (int64 beyond 2**31 codes), block by block."""
-    recoded = np.empty(codes.shape[0], dtype=code_dtype(mapping.shape[0]))
-    for start in range(0, codes.shape[0], BLOCK):
-        np.take(mapping, codes[start : start + BLOCK], out=recoded[start : start + BLOCK])
-    return recoded
 
 
 def _unicode(ids):
@@ -166,7 +158,7 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
     )
 
 
-def pairs_appear_once(query_ids, doc_ids, pool, n_threads):
+def pairs_appear_once_in_columns(query_ids, doc_ids, pool, n_threads):
     """Whether every (query, document) pair of two Arrow string columns appears once.
 
     True is certain; False leaves the decision (and the naming of the pair)
@@ -179,7 +171,7 @@ def pairs_appear_once(query_ids, doc_ids, pool, n_threads):
     order = None if grouped else np.argsort(codes, kind="stable")
     codes = _take(codes, order)
     file = _grouped_file(codes, codes[run_starts(codes)], _take_strings(pc, doc_ids, order))
-    return join_pairs_appear_once(file, pool, n_threads)
+    return pairs_appear_once(file, pool, n_threads)
 
 
 def _take(values, order):
@@ -204,7 +196,7 @@ def _query_sequence(run_queries, judged_queries, judged_grouped, n_queries):
     run has too. None where the qrels are not grouped, or order their shared
     queries otherwise than the run.
     """
-    run_sequence = run_queries[run_starts(run_queries)] if run_queries.shape[0] else run_queries
+    run_sequence = run_queries[run_starts(run_queries)]
     if not judged_grouped:
         return None
     judged_sequence = judged_queries[run_starts(judged_queries)]
@@ -232,7 +224,7 @@ def _run_first_sequence(run_queries, judged_queries):
 
     ``judged_order`` reorders the qrels rows by that sequence (stable).
     """
-    run_sequence = run_queries[run_starts(run_queries)] if run_queries.shape[0] else run_queries
+    run_sequence = run_queries[run_starts(run_queries)]
     others = np.setdiff1d(judged_queries, run_sequence)
     sequence = np.concatenate((run_sequence, others))
     place = np.empty(max(int(sequence.max(initial=-1)) + 1, 0), dtype=np.int64)

@@ -104,8 +104,9 @@ def normalize(data, name):
 
     Whitespace other than space, tab and newline becomes a space, and comment
     lines (first non-blank character ``#``) become empty lines (their
-    newline kept, so line numbers stay), which every reader skips. A UTF-8 byte order mark is dropped (pandas drops it, pyarrow
-    would not). A NUL byte, which trec_eval does not allow, raises.
+    newline kept, so line numbers stay), which every reader skips. A UTF-8
+    byte order mark is dropped (pandas drops it, pyarrow would not). A NUL
+    byte, which trec_eval does not allow, raises.
     """
     if data[: len(codecs.BOM_UTF8)] == codecs.BOM_UTF8:
         data = data[len(codecs.BOM_UTF8) :]

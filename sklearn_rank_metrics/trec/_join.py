@@ -62,12 +62,14 @@ class StringRows:
     """
 
     def __init__(self, column):
+        import pyarrow as pa
+
         chunks = getattr(column, "chunks", [column])
         self.bounds = np.cumsum([0] + [len(chunk) for chunk in chunks])
         self.offsets, self.data = [], []
         for chunk in chunks:
             _, offset_buffer, data_buffer = chunk.buffers()
-            width = 8 if chunk.type.id == _large_string_id() else 4
+            width = 8 if pa.types.is_large_string(chunk.type) else 4
             offsets = np.frombuffer(
                 offset_buffer, dtype=f"<i{width}", count=len(chunk) + 1, offset=chunk.offset * width
             )
@@ -134,12 +136,6 @@ class StringRows:
             column &= _LOW_BYTES[np.minimum(lengths[rows] - 8 * word, 8)]
             words[rows, word] = column
         return words, lengths
-
-
-def _large_string_id():
-    import pyarrow as pa
-
-    return pa.large_string().id
 
 
 class Scratch:

@@ -303,21 +303,16 @@ def _valid(frame, fmt):
             return False
     elif (frame[len(fmt.fields) - 1] == "").to_numpy(dtype=bool).any():
         return False  # a run line without run_name
-    return valid_numbers(fmt, {field: frame[field].to_numpy() for field in fmt.integers + fmt.numbers})
-
-
-def valid_numbers(fmt, values):
-    """Whether ``values[field]`` holds integers up to 2**53 (``fmt.integers``), finite numbers."""
-    return all(valid_values(values[field], field in fmt.integers) for field in fmt.integers + fmt.numbers)
+    numbered = fmt.integers + fmt.numbers
+    return all(valid_values(frame[field].to_numpy(), field in fmt.integers) for field in numbered)
 
 
 def valid_values(values, integers):
-    """Whether the values are finite numbers, and with ``integers`` integers up to 2**53.
+    """Whether float64 values are finite, and with ``integers`` integers up to 2**53.
 
-    Checked block by block: no temporary of the column's size.
+    Both readers read every number as float64 (as pandas does). Checked
+    block by block: no temporary of the column's size.
     """
-    if values.dtype.kind == "i":  # read as integers: only the range to check
-        return not values.shape[0] or max(-int(values.min()), int(values.max())) <= _MAX_EXACT_INTEGER
     for start in range(0, values.shape[0], BLOCK):
         block = values[start : start + BLOCK]
         if integers:
