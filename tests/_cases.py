@@ -9,6 +9,7 @@ import numpy as np
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine._definitions import METRICS
+from sklearn_rank_metrics._engine._kernels import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 
@@ -22,6 +23,11 @@ UNBOUNDED = tuple(name for name, d in METRICS.items() if not d.bounded)
 # 1 by default): Rndcg's R levels. Scaling labels moves them across that level.
 COUNTS_RELEVANT = tuple(
     name for name, d in METRICS.items() if getattr(d.computation, "r_levels", False)
+)
+# trec_eval's G divides each gain by log2(2 + C_i - S_i), cumulated gains added to
+# 2: its value changes when the labels are scaled.
+GAINS_IN_A_LOGARITHM = tuple(
+    name for name, d in METRICS.items() if getattr(d.computation, "ranked", None) is NormalizedGainSum
 )
 # Values that may be negative.
 SIGNED = ("kendall", "utility")

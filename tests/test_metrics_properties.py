@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
 from _cases import (
-    BINARY, COUNTS_RELEVANT, UNBOUNDED, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of,
-    shuffled_rows,
+    BINARY, COUNTS_RELEVANT, GAINS_IN_A_LOGARITHM, UNBOUNDED, VARIANTS, WHOLE_LIST,
+    WITH_NO_RELEVANT, function_of, shuffled_rows,
 )
 from _cases import MEASURE_OPTIONS, SCANNED, SIGNED, aggregate_of
 from _reference import reference
@@ -160,6 +160,7 @@ def test_label_scaling(data, call, factor):
     assume(metric != "err")  # its stopping probabilities are exponential in the grade
     # Relevant documents are those >= 1: a factor below 1 takes labels of 1 below it.
     assume(metric not in COUNTS_RELEVANT or factor >= 1)
+    assume(metric not in GAINS_IN_A_LOGARITHM)
     scaled_kwargs = dict(kwargs)
     if "relevance_level" in kwargs:
         scaled_kwargs["relevance_level"] = kwargs["relevance_level"] * factor
