@@ -380,14 +380,23 @@ def _diagnose(line, fmt):
             value = None
         if value is None:
             return f"the {column} {token!r} is not a number"
-        if math.isnan(value):
-            return f"the {column} is NaN"
-        if math.isinf(value):
-            return f"the {column} {token!r} is not finite (the metrics need finite numbers)"
-        if field in fmt.integers and (
-            not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER
-        ):
-            return f"the {column} {token!r} is not an integer (up to 2**53)"
+        problem = number_problem(column, token, value, field in fmt.integers)
+        if problem is not None:
+            return problem
+    return None
+
+
+def number_problem(column, text, value, integer):
+    """What is wrong with the number ``value`` (written ``text``) of ``column``, or None.
+
+    The metrics need finite numbers; with ``integer``, an integer up to 2**53.
+    """
+    if math.isnan(value):
+        return f"the {column} is NaN"
+    if math.isinf(value):
+        return f"the {column} {text!r} is not finite (the metrics need finite numbers)"
+    if integer and (not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER):
+        return f"the {column} {text!r} is not an integer (up to 2**53)"
     return None
 
 
