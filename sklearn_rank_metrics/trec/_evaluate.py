@@ -22,7 +22,7 @@ from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
-from .._engine._sort import ranked_runs, tied_neighbours
+from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -582,35 +582,22 @@ def _trec_eval_scores(scores, queries, query_ids, trec_eval_version):
     """
     if scores.dtype.kind == "f":
         return _single_precision(scores) if trec_eval_version == "9" else scores
-    exact, what = (2**24, "single-precision floats") if trec_eval_version == "9" else (
-        2**53, "doubles"
+    float_type, what = (np.float32, "single-precision floats") if trec_eval_version == "9" else (
+        np.float64, "doubles"
     )
-    if max(abs(int(scores.min(initial=0))), int(scores.max(initial=0))) <= exact:
-        return scores  # every score converts exactly
-    rounded = scores.astype(np.float32 if trec_eval_version == "9" else np.float64)
-    order = np.lexsort((scores, queries))
-    same_query = queries[order][1:] == queries[order][:-1]
-    merged = np.flatnonzero(
-        same_query
-        & (scores[order][1:] != scores[order][:-1])
-        & (rounded[order][1:] == rounded[order][:-1])
-    )
-    if merged.shape[0]:
-        first, second = order[merged[0]], order[merged[0] + 1]
+    merged = merged_by_rounding(scores, queries, float_type)
+    if merged is not None:
+        first, second = merged
         raise ValueError(
             f"evaluate_run: the scores {int(scores[first])} and {int(scores[second])} of "
             f"query {str(query_ids[queries[first]])!r} differ, but trec_eval "
             f"{trec_eval_version} reads scores as {what}, where they are equal (integers "
-            f"beyond 2**{exact.bit_length() - 1} round), so its order and numbers are not "
-            "those of these scores. Pass ties='first' or 'average' (and no max_docs) to "
-            "rank the integers exactly, or the scores as floats for trec_eval's numbers."
+            f"beyond 2**{np.finfo(float_type).nmant + 1} round), so its order and numbers "
+            "are not those of these scores. Pass ties='first' or 'average' (and no "
+            "max_docs) to rank the integers exactly, or the scores as floats for "
+            "trec_eval's numbers."
         )
     return scores
-
-
-def _descending(scores):
-    """Keys that sort as ``scores`` in descending order (integers without overflow)."""
-    return ~scores if scores.dtype.kind in "iu" else -scores
 
 
 def _single_precision(scores):
@@ -684,7 +671,7 @@ def _first_per_query(queries, scores, max_docs, in_order):
     if in_order:
         lengths = _run_lengths(run_starts(queries), queries.shape[0])
         return np.flatnonzero(segment_ranks(lengths) < max_docs)
-    order = np.lexsort((_descending(scores), queries))
+    order = np.lexsort((descending(scores), queries))
     sorted_queries = queries[order]
     starts = np.searchsorted(sorted_queries, sorted_queries, side="left")
     rank = np.arange(order.shape[0]) - starts
