@@ -31,6 +31,7 @@ from ._read import (
     QRELS,
     RUN,
     check_pairs,
+    first_missing,
     hashable,
     number_problem,
     query_codes,
@@ -416,9 +417,8 @@ def _strings(pd, frame, column, name):
     if not isinstance(values.dtype, pd.StringDtype) and values.dtype == object:
         if pd.api.types.infer_dtype(values, skipna=False) == "string":
             return values  # no missing value: infer_dtype would say "mixed"
-    missing = values.isna().to_numpy(dtype=bool)
-    if missing.any():
-        row = int(np.argmax(missing))
+    row = first_missing(values)
+    if row is not None:
         raise ValueError(
             f"evaluate_run: {name} has no {column} at row {row} (a missing value: "
             f"{values.iat[row]}); every row needs one. Drop such rows, e.g. with "
@@ -446,9 +446,9 @@ def _numbers(pd, frame, column, name, *, integers):
                 f"(dtype {dtype}); it must hold numbers: convert it, e.g. with "
                 f"frame[{column!r}].astype({'int' if integers else 'float'})."
             )
-        missing = values.isna().to_numpy(dtype=bool)
-        if missing.any():
-            _raise_bad_number(frame, column, name, int(np.argmax(missing)), "is missing")
+        row = first_missing(values)
+        if row is not None:
+            _raise_bad_number(frame, column, name, row, "is missing")
         values = values.to_numpy(dtype=np.int64 if kind in ("integer", "boolean") else np.float64)
     else:
         values = values.to_numpy()

@@ -456,3 +456,9 @@ def hashable(column):
     if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
         return column.to_numpy(dtype=object)
     return column
+
+
+def first_missing(values):
+    """The position of the first missing value (None, NaN, NA) of a Series, or None."""
+    missing = values.isna().to_numpy(dtype=bool)
+    return int(np.argmax(missing)) if missing.any() else None

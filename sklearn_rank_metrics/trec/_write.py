@@ -11,6 +11,7 @@ import numpy as np
 
 from .._engine._sort import descending, merged_by_rounding
 from ._files import import_pandas
+from ._read import first_missing
 
 
 def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metrics", rank=None):
@@ -226,9 +227,8 @@ def _text(pd, values, name):
         raise ValueError(f"{name} must be 1-D.")
     try:
         values = pd.Series(values)
-        missing = values.isna().to_numpy(dtype=bool)
-        if missing.any():
-            position = int(np.argmax(missing))
+        position = first_missing(values)
+        if position is not None:
             raise ValueError(
                 f"{name} holds a missing value ({values.iat[position]}) at position "
                 f"{position}; every document of a run needs a query id and a document id."
