@@ -7,6 +7,7 @@ judgments and relevance levels; ``ties="average"`` is checked against the
 mean over every order of the tied documents, each evaluated by trec_eval.
 """
 
+import io
 import itertools
 import warnings
 
@@ -23,6 +24,7 @@ from sklearn_rank_metrics.trec import (  # noqa: E402
     read_trec_run,
     write_trec_run,
 )
+from sklearn_rank_metrics.trec._command import main  # noqa: E402
 
 # Package name -> trec_eval's name, for measures both have.
 TREC_NAMES = {
@@ -546,3 +548,13 @@ def test_default_ties_are_trec_eval_s_as_rank_eval_s(tmp_path):
     with pytest.warns(UnevaluatedQueriesWarning):
         official = evaluate_run(qrels, run, metrics="official")
     assert official["bpref"] == official["bpref"]  # defined
+    # The command prints the same numbers from the same files.
+    run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    write_trec_run(run_path, run["query_id"], run["doc_id"], run["score"], run_name="r")
+    qrels_path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False)))
+    out = io.StringIO()
+    assert main(["-m", "map", "-m", "bpref", str(qrels_path), str(run_path)], stdout=out) == 0
+    printed = {line.split()[0]: line.split()[2] for line in out.getvalue().splitlines()}
+    with pytest.warns(UnevaluatedQueriesWarning):
+        means = evaluate_run(qrels_path, run_path, metrics=["map", "bpref"])
+    assert printed["map"] == f"{means['map']:.4f}" and printed["bpref"] == f"{means['bpref']:.4f}"
