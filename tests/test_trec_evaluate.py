@@ -535,6 +535,13 @@ def test_messages_name_the_topic_ids_as_text():
     messages = " ".join(str(w.message) for w in caught)
     assert "(e.g. '999')" in messages and "(e.g. '777')" in messages
     assert "np." not in messages
+    # Integer ids of a DataFrame, in the duplicate pair and a bad grade: 7, not np.int64(7).
+    qrels = pd.DataFrame({"query_id": [7, 7], "doc_id": [1, 1], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": [7], "doc_id": [1], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"the pair \(query_id=7, doc_id=1\) appears 2 times"):
+        evaluate_run(qrels, run)
+    with pytest.raises(ValueError, match=r"the pair \(query_id=7, doc_id=1\): the relevance"):
+        evaluate_run(qrels.iloc[:1].assign(relevance=0.5), run)
 
 
 def test_default_ties_are_trec_eval_s_as_rank_eval_s(tmp_path):

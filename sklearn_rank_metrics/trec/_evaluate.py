@@ -23,6 +23,7 @@ from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
 from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
+from .._engine._validation import plain
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -487,8 +488,8 @@ def _raise_bad_number(frame, column, name, row, problem=None, values=None):
         else "a run needs a finite score for every document"
     )
     raise ValueError(
-        f"evaluate_run: {name}, the pair (query_id={str(frame['query_id'].iat[row])!r}, "
-        f"doc_id={str(frame['doc_id'].iat[row])!r}): {problem}; {fix}."
+        f"evaluate_run: {name}, the pair (query_id={plain(frame['query_id'].iat[row])!r}, "
+        f"doc_id={plain(frame['doc_id'].iat[row])!r}): {problem}; {fix}."
     )
 
 

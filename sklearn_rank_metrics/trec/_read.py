@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine._factorize import BLOCK
+from .._engine._validation import plain
 
 from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
 
@@ -424,7 +425,7 @@ def check_pairs(frame, fmt, name, queries, docs, n_docs):
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     row = repeated[order[same[0]]]
-    query_id, doc_id = frame["query_id"].iat[row], frame["doc_id"].iat[row]
+    query_id, doc_id = plain(frame["query_id"].iat[row]), plain(frame["doc_id"].iat[row])
     count = int((keys == keys[order[same[0]]]).sum())
     raise ValueError(
         f"{name}: the pair (query_id={query_id!r}, doc_id={doc_id!r}) appears {count} times "
