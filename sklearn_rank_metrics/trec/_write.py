@@ -154,9 +154,9 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
     del query_id, doc_id, score, codes, order, rank
     compression = "gzip" if os.fspath(path).endswith(".gz") else None
 
-    def write(handle):
+    def write(file):
         frame.to_csv(
-            handle,
+            file,
             sep=" ",
             header=False,
             index=False,
@@ -170,29 +170,28 @@ def write_trec_run(path, query_id, doc_id, score, *, run_name="sklearn_rank_metr
 
 
 def replace_file(path, write):
-    """Call ``write(handle)`` on a new file beside ``path``, then rename it to ``path``.
+    """Call ``write(name)`` to write a new file beside ``path``, then rename it to ``path``.
 
     The file appears whole or not at all: an interrupt, a full disk or an
     error leaves the file that was there (or none) and no temporary file
-    (``os.replace`` is atomic within a folder). A path that exists and is not
-    a regular file (a pipe, ``/dev/stdout``) is written in place. The new
-    file takes the mode of the file it replaces, else the default one
-    (``0o666`` less the umask).
+    (``os.replace`` is atomic within a folder). The temporary name is taken
+    with ``O_EXCL``, so no other file is overwritten; ``write`` reopens it
+    by name (pandas writes a path faster than a handle). A path that exists
+    and is not a regular file (a pipe, ``/dev/stdout``) is written in place.
+    The new file takes the mode of the file it replaces, else the default
+    one (``0o666`` less the umask).
     """
     target = os.path.realpath(os.fspath(path))  # through a link, replace the file it names
     if os.path.exists(target) and not os.path.isfile(target):
-        with open(target, "wb") as handle:
-            write(handle)
+        write(target)
         return
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{secrets.token_hex(8)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(temporary, flags, 0o666)
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            if os.path.isfile(target):
-                os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
-            write(handle)
+        if os.path.isfile(target):
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        write(temporary)
         os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
