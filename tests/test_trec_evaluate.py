@@ -417,6 +417,7 @@ def _frames(*, relevance=(2, 0), score=(2.0, 1.0), run_ids=("q1", "q1"), qrels_i
         ([np.inf, 1.0], r"the relevance 'inf' is not finite"),
         ([2.0**60, 1.0], r"the relevance '1\.15\d*e\+18' is not an integer \(up to 2\*\*53\)"),
         (pd.array([pd.NA, 1], dtype="Int64"), "the relevance is missing"),
+        (np.array([2**53 + 1, 1]), r"the relevance is beyond 2\*\*53 \(9007199254740993\)"),
         (pd.array([1.5, 1.0], dtype="Float64"), r"the relevance '1\.5' is not an integer"),
     ],
 )

@@ -432,8 +432,9 @@ def _numbers(pd, frame, column, name, *, integers):
     """The relevance grades (``integers``) or scores of a frame, as NumPy numbers, checked.
 
     Grades must be integers up to 2**53 in magnitude, as the qrels reader
-    reads them (int64); scores finite numbers, integer scores kept as
-    integers (int64, or uint64 beyond it) so that they rank exactly. An
+    reads them (int64; float64 would round larger ones in gains and
+    levels); scores finite numbers, integer scores kept as integers (int64,
+    or uint64 beyond it) so that they rank exactly. An
     error names the column and the (query_id, doc_id) pair of the first
     value that is not, as the readers name the line.
     """
@@ -461,10 +462,12 @@ def _numbers(pd, frame, column, name, *, integers):
     if values.dtype.kind == "b":
         return values.astype(np.int64 if integers else np.float64)
     if values.dtype.kind in "iu":
+        if integers:  # grades beyond 2**53 are refused, as the qrels reader refuses them
+            beyond = (values > 2**53) | (values < -(2**53))
+            if beyond.any():
+                _raise_bad_number(frame, column, name, int(np.argmax(beyond)), "is beyond 2**53")
         if values.dtype == np.uint64 and values.max(initial=0) > np.iinfo(np.int64).max:
-            if integers:
-                _raise_bad_number(frame, column, name, int(np.argmax(values)), "is too large")
-            return values
+            return values  # scores beyond int64, ranked exactly
         return values.astype(np.int64)
     values = values.astype(np.float64)
     if not valid_values(values, integers):
