@@ -367,7 +367,8 @@ def test_trec_runs_missing_topics_are_told_of_missing_queries_zero():
     with pytest.warns(UnevaluatedQueriesWarning):
         results = {"a": evaluate_run(qrels, run_a, metrics=["map"], average=None),
                    "b": evaluate_run(qrels, run_b, metrics=["map"], average=None)}  # fmt: skip
-    told = r"'b' lacks 1 queries of 'a': \['t0'\].*missing_queries='zero'.* scores 0, as trec_eval -c"
+    told = (r"'b' lacks 1 queries of 'a': \['t0'\]"
+            r".*missing_queries='zero'.* scores 0, as trec_eval -c")
     with pytest.raises(ValueError, match=told):
         compare_results(results)
     results["b"] = evaluate_run(qrels, run_b, metrics=["map"], average=None,
