@@ -9,10 +9,10 @@ files and joins them as trec_eval does:
   of relevant documents (MAP, recall, R-precision divide by it) and in the
   ideal DCG (NDCG's denominator);
 - retrieved documents absent from the qrels are not relevant;
-- ``ties="trec_eval"`` orders documents of equal score by document id,
-  descending, as trec_eval does, which gives its numbers exactly;
-  ``ties="average"`` (the default) gives the exact mean over every order of
-  the tied documents, which does not reward document names.
+- ``ties="trec_eval"`` (the default) orders documents of equal score by
+  document id, descending, as trec_eval does, which gives its numbers
+  exactly (and ``rank-eval``'s); ``ties="average"`` gives the exact mean over
+  every order of the tied documents, which does not reward document names.
 
 Run with ``python examples/evaluate_trec_run.py`` (needs pandas:
 ``pip install 'sklearn-rank-metrics[trec]'``).
@@ -28,11 +28,11 @@ MEASURES = ["map", "ndcg@10", "precision@5", "recall@10", "mrr", "r_precision"]
 
 qrels_path, run_path = load_trec_example()
 
-# 1. The means over the topics, ties averaged (default) and broken as trec_eval breaks them.
+# 1. The means over the topics, ties averaged and broken as trec_eval breaks them (default).
 means = pd.DataFrame(
     {
-        'ties="average"': evaluate_run(qrels_path, run_path, metrics=MEASURES),
-        'ties="trec_eval"': evaluate_run(qrels_path, run_path, metrics=MEASURES, ties="trec_eval"),
+        'ties="average"': evaluate_run(qrels_path, run_path, metrics=MEASURES, ties="average"),
+        'ties="trec_eval"': evaluate_run(qrels_path, run_path, metrics=MEASURES),
     }
 )
 print("Mean over the 8 topics:")
@@ -40,7 +40,7 @@ print(means.round(4).to_string())
 
 # 2. Per topic: average=None returns the QueryResults, one row per topic.
 per_topic = evaluate_run(qrels_path, run_path, metrics=MEASURES, average=None).to_frame()
-print("\nPer topic (ties averaged):")
+print("\nPer topic (ties broken as trec_eval breaks them):")
 print(per_topic.round(4).to_string())
 
 # 3. The naive way: give the metric functions the retrieved documents only,

@@ -356,6 +356,27 @@ def test_missing_queries_are_named():
         compare_results({"a": _results(m=a), "b": _results([*range(29), 99], m=b)})
 
 
+def test_trec_runs_missing_topics_are_told_of_missing_queries_zero():
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.trec import UnevaluatedQueriesWarning, evaluate_run
+
+    topics = [f"t{i}" for i in range(30)]
+    qrels = pd.DataFrame({"query_id": topics, "doc_id": "d1", "relevance": 1})
+    run_a = pd.DataFrame({"query_id": topics, "doc_id": "d1", "score": 1.0})
+    run_b = run_a.iloc[1:]  # retrieved nothing for t0
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = {"a": evaluate_run(qrels, run_a, metrics=["map"], average=None),
+                   "b": evaluate_run(qrels, run_b, metrics=["map"], average=None)}  # fmt: skip
+    told = (r"'b' lacks 1 queries of 'a': \['t0'\]"
+            r".*missing_queries='zero'.* scores 0, as trec_eval -c")
+    with pytest.raises(ValueError, match=told):
+        compare_results(results)
+    results["b"] = evaluate_run(qrels, run_b, metrics=["map"], average=None,
+                                missing_queries="zero")  # fmt: skip
+    comparison = compare_results(results, n_resamples=100, random_state=0).to_frame()
+    assert comparison.set_index("model").loc["b", "mean"] == pytest.approx(29 / 30)
+
+
 def test_queries_in_another_order_are_paired_by_id():
     a, b = _paired(n=30)
     order = np.random.default_rng(0).permutation(30)

@@ -7,6 +7,7 @@ judgments and relevance levels; ``ties="average"`` is checked against the
 mean over every order of the tied documents, each evaluated by trec_eval.
 """
 
+import io
 import itertools
 import warnings
 
@@ -23,6 +24,7 @@ from sklearn_rank_metrics.trec import (  # noqa: E402
     read_trec_run,
     write_trec_run,
 )
+from sklearn_rank_metrics.trec._command import main  # noqa: E402
 
 # Package name -> trec_eval's name, for measures both have.
 TREC_NAMES = {
@@ -226,7 +228,7 @@ def test_average_ties_are_the_mean_over_every_order_of_trec_eval(seed):
                         "doc_id": ["a", "b", "c", "x", "d", "a", "e", "f", "g"],
                         "score": [2.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 0.5, 0.5]})  # fmt: skip
     measures = ["map", "ndcg", "ndcg@3", "precision@5", "recall@10", "mrr", "r_precision"]
-    results = evaluate_run(qrels, run, metrics=measures, average=None)
+    results = evaluate_run(qrels, run, metrics=measures, ties="average", average=None)
     per_order = [
         trec_eval_values(broken, qrels, measures) for broken in _tie_orders(run)
     ]
@@ -392,3 +394,175 @@ def test_interpolated_precision_of_either_trec_eval_version(seed):
     # trec_eval 10 rounds recall R to the nearest count: 0.1 R = 1.2 cuts at the
     # first relevant document there, at the second in trec_eval 9.
     assert any(not np.array_equal(nine[name], ten[name]) for name in names)
+
+
+# DataFrames are checked as the file readers check lines: a grade that is not
+# an integer, a missing id or a score that is not finite raises, naming the
+# frame, the column and the pair, never a silent cast.
+
+
+def _frames(*, relevance=(2, 0), score=(2.0, 1.0), run_ids=("q1", "q1"), qrels_ids=("q1", "q1"),
+            run_docs=("d1", "d2"), qrels_docs=("d1", "d2")):  # fmt: skip
+    qrels = pd.DataFrame({"query_id": list(qrels_ids), "doc_id": list(qrels_docs),
+                          "relevance": relevance})  # fmt: skip
+    run = pd.DataFrame({"query_id": list(run_ids), "doc_id": list(run_docs), "score": score})
+    return qrels, run
+
+
+@pytest.mark.parametrize(
+    "relevance, message",
+    [
+        ([1.5, 0.0], r"the relevance '1\.5' is not an integer \(up to 2\*\*53\)"),
+        ([np.nan, 1.0], "the relevance is NaN"),
+        ([np.inf, 1.0], r"the relevance 'inf' is not finite"),
+        ([2.0**60, 1.0], r"the relevance '1\.15\d*e\+18' is not an integer \(up to 2\*\*53\)"),
+        (pd.array([pd.NA, 1], dtype="Int64"), "the relevance is missing"),
+        (np.array([2**53 + 1, 1]), r"the relevance is beyond 2\*\*53 \(9007199254740993\)"),
+        (pd.array([1.5, 1.0], dtype="Float64"), r"the relevance '1\.5' is not an integer"),
+    ],
+)
+def test_frame_grades_are_checked_as_the_qrels_reader_checks_them(tmp_path, relevance, message):
+    qrels, run = _frames(relevance=relevance)
+    with pytest.raises(ValueError, match=r"the qrels DataFrame, the pair \(query_id='q1', "
+                                         r"doc_id='d1'\): " + message):  # fmt: skip
+        evaluate_run(qrels, run, metrics=["map"])
+    if isinstance(relevance, list) and not np.isnan(relevance[0]):
+        # The file reader refuses the same grade with the same words.
+        path = tmp_path / "qrels.txt"
+        path.write_text(f"q1 0 d1 {relevance[0]!r}\n")
+        with pytest.raises(ValueError, match=message):
+            evaluate_run(path, run, metrics=["map"])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "bool", "float32", "Int64"])
+def test_frame_grades_of_any_integer_or_whole_float_dtype(dtype):
+    qrels, run = _frames(relevance=pd.array([1, 0], dtype=dtype))
+    assert evaluate_run(qrels, run, metrics=["map", "ndcg"]) == {"map": 1.0, "ndcg": 1.0}
+
+
+@pytest.mark.parametrize("values", [["1", "0"], ["high", "low"], [b"1", b"0"]])
+def test_frame_grades_that_are_not_numbers_raise(values):
+    qrels, run = _frames(relevance=pd.Series(values, dtype=object))
+    with pytest.raises(TypeError, match="the relevance column of the qrels DataFrame holds"):
+        evaluate_run(qrels, run, metrics=["map"])
+
+
+@pytest.mark.parametrize("frame", ["qrels", "run"])
+@pytest.mark.parametrize("column", ["query_id", "doc_id"])
+@pytest.mark.parametrize("missing", [None, np.nan, pd.NA])
+def test_missing_ids_raise_naming_the_frame_and_the_column(frame, column, missing):
+    # As text, a missing id became a query (or document) called "nan": under
+    # missing_queries="zero" a judged query "nan" averaged in (MAP 1.0 -> 0.5).
+    ids = {"query_id": ["q1", "q2"], "doc_id": ["d1", "d9"]}
+    ids[column] = [ids[column][0], missing]
+    names = ("run" if frame == "run" else "qrels") + ("_ids" if column == "query_id" else "_docs")
+    qrels, run = _frames(**{names: ids[column]})
+    with pytest.raises(ValueError, match=rf"the {frame} DataFrame has no {column} at row 1 "
+                                         rf".*dropna\(subset=\['{column}'\]\)"):  # fmt: skip
+        evaluate_run(qrels, run, metrics=["map"], missing_queries="zero")
+
+
+@pytest.mark.parametrize("score, message", [
+    ([np.nan, 1.0], "the score is NaN"),
+    ([-np.inf, 1.0], "the score '-inf' is not finite"),
+    (pd.array([None, 1.0], dtype="Float64"), "the score is missing"),
+])  # fmt: skip
+def test_run_scores_must_be_finite(score, message):
+    qrels, run = _frames(score=score)
+    with pytest.raises(ValueError, match=r"the run DataFrame, the pair \(query_id='q1', "
+                                         r"doc_id='d1'\): " + message):  # fmt: skip
+        evaluate_run(qrels, run, metrics=["map"])
+    with pytest.raises(TypeError, match="the score column of the run DataFrame holds string"):
+        evaluate_run(qrels, run.assign(score=pd.Series(["2", "1"], dtype=object)))
+
+
+BIG = 2**53
+
+
+@pytest.mark.parametrize("ties", ["first", "average", "optimistic"])
+def test_int64_scores_beyond_2_53_rank_exactly(ties):
+    # float64 rounds 2**53 + 1 to 2**53: the relevant d1 tied with d2 and
+    # MRR fell from 1.0 to 0.75 ("average") or 0.5.
+    qrels, run = _frames(relevance=[1, 0], run_docs=("d2", "d1"), qrels_docs=("d1", "d2"),
+                         score=np.array([BIG, BIG + 1], dtype=np.int64))  # fmt: skip
+    assert evaluate_run(qrels, run, metrics=["mrr", "map"], ties=ties) == {"mrr": 1.0, "map": 1.0}
+    # Extremes of int64: descending order without overflow, also for max_docs.
+    extremes = run.assign(score=np.array([np.iinfo(np.int64).min, np.iinfo(np.int64).max]))
+    assert evaluate_run(qrels, extremes, metrics=["mrr"], ties=ties, max_docs=1) == {"mrr": 1.0}
+
+
+@pytest.mark.parametrize("version, low", [("10", BIG), ("9", 2**24)])
+def test_int64_scores_trec_eval_would_round_together_raise(version, low):
+    qrels, run = _frames(relevance=[1, 0], run_docs=("d2", "d1"), qrels_docs=("d1", "d2"),
+                         score=np.array([low, low + 1], dtype=np.int64))  # fmt: skip
+    with pytest.raises(ValueError, match=rf"the scores {low} and {low + 1} of query 'q1' differ, "
+                                         rf"but trec_eval {version} reads"):  # fmt: skip
+        evaluate_run(qrels, run, metrics=["mrr"], trec_eval_version=version)
+    with pytest.raises(ValueError, match="differ, but trec_eval"):
+        evaluate_run(qrels, run, metrics=["mrr"], ties="first", max_docs=5,
+                     trec_eval_version=version)  # fmt: skip
+    # In different queries they are no tie: trec_eval's order is theirs.
+    qrels, run = _frames(relevance=[1, 1], run_ids=("q1", "q2"), qrels_ids=("q1", "q2"),
+                         score=np.array([low, low + 1], dtype=np.int64))  # fmt: skip
+    assert evaluate_run(qrels, run, metrics=["mrr"], trec_eval_version=version) == {"mrr": 1.0}
+
+
+def test_int64_scores_trec_eval_ranks_as_their_doubles(seed=0):
+    # Large integers that stay apart as doubles: trec_eval's order, exactly.
+    run, qrels = make_case(seed, ties=True)
+    as_int = run.assign(score=(run["score"] * 2).astype(np.int64) * 2**20 + 2**60)
+    measures = ["map", "ndcg", "precision@5", "mrr"]
+    with pytest.warns(UnevaluatedQueriesWarning):
+        exact = evaluate_run(qrels, as_int, metrics=measures, average=None, max_docs=7)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        doubles = evaluate_run(qrels, as_int.astype({"score": float}), metrics=measures,
+                               average=None, max_docs=7)  # fmt: skip
+    for measure in measures:
+        np.testing.assert_array_equal(exact[measure], doubles[measure])
+
+
+def test_messages_name_the_topic_ids_as_text():
+    qrels, run = _frames(relevance=[1, 0], run_ids=("q1", "q1"), qrels_ids=("q1", "q1"),
+                         score=[1.0, 1.0])  # fmt: skip
+    # The tie error named "query 0", an internal code.
+    with pytest.raises(ValueError, match=r"\(e\.g\. in query 'q1'\)"):
+        evaluate_run(qrels, run, metrics=["bpref"], ties="average")
+    qrels = pd.concat([qrels, pd.DataFrame({"query_id": ["999"], "doc_id": ["d1"],
+                                            "relevance": [1]})])  # fmt: skip
+    run = pd.concat([run, pd.DataFrame({"query_id": ["777"], "doc_id": ["d1"], "score": [1.0]})])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_run(qrels, run, metrics=["map"])
+    messages = " ".join(str(w.message) for w in caught)
+    assert "(e.g. '999')" in messages and "(e.g. '777')" in messages
+    assert "np." not in messages
+    # Integer ids of a DataFrame, in the duplicate pair and a bad grade: 7, not np.int64(7).
+    qrels = pd.DataFrame({"query_id": [7, 7], "doc_id": [1, 1], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": [7], "doc_id": [1], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"the pair \(query_id=7, doc_id=1\) appears 2 times"):
+        evaluate_run(qrels, run)
+    with pytest.raises(ValueError, match=r"the pair \(query_id=7, doc_id=1\): the relevance"):
+        evaluate_run(qrels.iloc[:1].assign(relevance=0.5), run)
+
+
+def test_default_ties_are_trec_eval_s_as_rank_eval_s(tmp_path):
+    # The default was ties="average": map 0.3874 where rank-eval and trec_eval
+    # print 0.3805, and metrics="official" raised on any run with ties (bpref).
+    run, qrels = make_case(2, ties=True)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        results = evaluate_run(qrels, run, metrics=MEASURES, average=None)
+    reference = trec_eval_values(run, qrels, MEASURES)
+    assert_matches_trec_eval(results, reference, MEASURES)
+    with pytest.warns(UnevaluatedQueriesWarning):
+        official = evaluate_run(qrels, run, metrics="official")
+    assert official["bpref"] == official["bpref"]  # defined
+    # The command prints the same numbers from the same files.
+    run_path, qrels_path = tmp_path / "run.txt", tmp_path / "qrels.txt"
+    write_trec_run(run_path, run["query_id"], run["doc_id"], run["score"], run_name="r")
+    qrels_path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False)))
+    out = io.StringIO()
+    assert main(["-m", "map", "-m", "bpref", str(qrels_path), str(run_path)], stdout=out) == 0
+    printed = {line.split()[0]: line.split()[2] for line in out.getvalue().splitlines()}
+    with pytest.warns(UnevaluatedQueriesWarning):
+        means = evaluate_run(qrels_path, run_path, metrics=["map", "bpref"])
+    assert printed["map"] == f"{means['map']:.4f}" and printed["bpref"] == f"{means['bpref']:.4f}"

@@ -2,8 +2,13 @@
 
 import gzip
 import math
+import os
 import re
+import signal
+import stat
+import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -475,6 +480,14 @@ def test_round_trip_is_bit_identical(tmp_path, scores, n_queries, zipped, engine
         ({"doc_id": ["d", "d"], "query_id": ["q", "q"]}, r"\(query_id='q', doc_id='d'\) appears"),
         ({"run_name": "my run"}, r"run_name must be a non-empty string without whitespace"),
         ({"rank": [1.5, 2]}, r"rank must be a 1-D array of integers"),
+        # A missing id was written as "nan" or as an empty field (a line that
+        # reads back shifted); an id Python cannot encode left a cut-off file.
+        ({"doc_id": ["d1", None]}, r"doc_id holds a missing value \(.*\) at position 1"),
+        ({"query_id": [np.nan, "q"]}, r"query_id holds a missing value \(nan\) at position 0"),
+        ({"doc_id": pd.Series(["d1", pd.NA], dtype="string")}, r"doc_id holds a missing value"),
+        ({"doc_id": ["d1", "d\udc80"]}, r"doc_id 'd\\udc80' at position 1 cannot be written"),
+        ({"run_name": "r\udc80"}, r"run_name 'r\\udc80' cannot be written as UTF-8"),
+        ({"query_id": ["q\tq", "q"]}, r"query_id 'q\\tq' is empty or holds whitespace"),
     ],
 )
 def test_write_refuses_what_would_not_read_back(tmp_path, kwargs, match):
@@ -483,6 +496,62 @@ def test_write_refuses_what_would_not_read_back(tmp_path, kwargs, match):
     with pytest.raises(ValueError, match=match):
         write_trec_run(path, **arguments)
     assert not path.exists()
+
+
+def test_write_integer_scores_exactly(tmp_path):
+    # float64 rounded 2**53 + 1 to 2**53: two different scores written equal,
+    # and ranked in input order.
+    path = tmp_path / "run.txt"
+    big = 2**53
+    message = rf"the scores {big} and {big + 1} of query 'q' are written exactly, but trec_eval"
+    with pytest.warns(UserWarning, match=message):
+        write_trec_run(path, ["q", "q", "p"], ["a", "b", "c"], np.array([big, big + 1, -(2**63)]))
+    assert path.read_text().splitlines() == [
+        f"q Q0 b 1 {big + 1} sklearn_rank_metrics",
+        f"q Q0 a 2 {big} sklearn_rank_metrics",
+        f"p Q0 c 1 {-(2**63)} sklearn_rank_metrics",
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # integers a double holds: no warning
+        write_trec_run(path, ["q", "q"], ["a", "b"], np.array([big, big - 1]))
+    np.testing.assert_array_equal(read_trec_run(path)["score"], [big, big - 1])
+
+
+def test_write_replaces_the_file_whole_or_not_at_all(tmp_path):
+    # A write that fails part-way (here: the file size limit, as a full disk
+    # would) left a cut-off run that read back without error.
+    pytest.importorskip("resource")
+    if not hasattr(signal, "SIGXFSZ"):
+        pytest.skip("no file size limit here")
+    path = tmp_path / "run.txt"
+    write_trec_run(path, ["q"], ["kept"], [1.0])
+    os.chmod(path, 0o640)
+    script = (
+        "import resource, signal, sys\n"
+        "from sklearn_rank_metrics.trec import write_trec_run\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000))\n"
+        "n = 5000\n"
+        "try:\n"
+        "    write_trec_run(sys.argv[1], ['q'] * n, [f'd{i}' for i in range(n)], range(n))\n"
+        "except OSError:\n"
+        "    sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(path)], env=_child_environment())
+    assert done.returncode == 3
+    assert path.read_text() == "q Q0 kept 1 1.0 sklearn_rank_metrics\n"
+    assert os.listdir(tmp_path) == ["run.txt"]  # no temporary file left
+    # A successful write replaces it, keeping its mode.
+    write_trec_run(path, ["q", "q"], ["a", "b"], [1.0, 2.0])
+    assert read_trec_run(path)["doc_id"].tolist() == ["b", "a"]
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    assert os.listdir(tmp_path) == ["run.txt"]
+
+
+def _child_environment():
+    """The environment of a child Python that imports this checkout of the package."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
 
 
 def test_message_names_file(tmp_path):

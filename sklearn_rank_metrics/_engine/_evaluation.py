@@ -24,7 +24,7 @@ import numpy as np
 from . import _kernels
 from ._kernels import LabelGain, OrderFree, Relevance, curve_of, exponential_parts
 from ._segments import QueryChunk, RankedValues
-from ._validation import plain
+
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
 # could exceed this (float64 overflows at about 2**1024).
@@ -370,7 +370,7 @@ class Evaluation:
         if too_few.any():
             q = int(np.flatnonzero(too_few)[0])
             raise ValueError(
-                f"n_relevant[{plain(self.rq.input.query_ids[q])!r}] = {int(self.n_relevant[q])} is "
+                f"n_relevant[{self.rq.input.query_name(q)!r}] = {int(self.n_relevant[q])} is "
                 f"below the {int(in_list[q])} relevant documents (label >= "
                 f"{level:g}) in that query's list; n_relevant counts all "
                 "relevant documents, listed or not."

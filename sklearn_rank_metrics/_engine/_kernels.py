@@ -590,12 +590,12 @@ def ranking_of(work, k, measure, classes):
         block_query = chunk.row_query[block_start]
         mixed &= chunk.row_offset[block_start] < work.cutoffs(k)[block_query]
         if mixed.any():
-            query_ids = chunk.parent.input.query_ids
-            first = query_ids[chunk.start + block_query[np.flatnonzero(mixed)[0]]]
+            first = block_query[np.flatnonzero(mixed)[0]]
+            first = chunk.parent.input.query_name(chunk.start + first)
             raise ValueError(
                 f"{measure} has no closed form for its expected value over the orderings of "
                 f"tied documents, and {int(mixed.sum())} block(s) of tied scores hold documents "
-                f"it tells apart (e.g. in query {first.item()!r}), so ties='average' cannot be "
+                f"it tells apart (e.g. in query {first!r}), so ties='average' cannot be "
                 f"exact. Use {TIE_FIXES}, or break the ties in the scores."
             )
     key = None if k is None or k >= chunk.query_sizes.max() else k

@@ -105,6 +105,7 @@ def evaluate_requests(
     trec_eval_version="10",
     curve=None,
     reduce=None,
+    query_names=None,
 ):
     """Compute every request on one validated, sorted input.
 
@@ -121,6 +122,8 @@ def evaluate_requests(
     :class:`~._results.QueryResults`) are passed to ``reduce`` as soon as
     they are finished, and only what it returns is kept, so that many
     requests (a curve's cutoffs) never hold their per-query values at once.
+    ``query_names``: where ``qid`` holds codes of the caller's (evaluate_run's
+    topics), ``query_names[code]`` is the id that messages name.
 
     Returns
     -------
@@ -133,6 +136,8 @@ def evaluate_requests(
         data = check_ranking_input(
             y_true, y_score, qid, sample_weight, pool, unjudged_labels=judgments is not None
         )
+        if query_names is not None:
+            data = replace(data, query_names=query_names)
         n_relevant = check_n_relevant(n_relevant, data.query_ids)
         if ignore_ties:
             scores = argsort_scores(y_score, data)

@@ -401,3 +401,33 @@ def argsort_scores(y_score, ranking_input):
         ranking = np.argsort(raw[rows])[:, ::-1]
         scores[np.take_along_axis(rows, ranking, axis=1)] = np.arange(length, 0, -1)
     return scores
+
+
+def descending(scores):
+    """Keys that sort as ``scores`` in descending order (integers: ``~s``, no overflow)."""
+    return ~scores if scores.dtype.kind in "iu" else -scores
+
+
+def merged_by_rounding(scores, query_codes, float_type):
+    """``(row, other)``: two rows of one query whose different integer scores round together.
+
+    ``float_type`` (float64, or float32 for trec_eval 9) is the type a tool
+    reads the scores as: where it merges two different scores of a query,
+    that tool ties documents that these scores rank apart. None where it
+    merges none (float scores, or integers it holds exactly, included).
+    """
+    if scores.dtype.kind not in "iu" or not scores.shape[0]:
+        return None
+    exact = 2 ** (np.finfo(float_type).nmant + 1)
+    if max(-int(scores.min()), int(scores.max())) <= exact:
+        return None
+    rounded = scores.astype(float_type)
+    order = np.lexsort((scores, query_codes))
+    merged = (query_codes[order][1:] == query_codes[order][:-1]) & (
+        scores[order][1:] != scores[order][:-1]
+    )
+    merged &= rounded[order][1:] == rounded[order][:-1]
+    if not merged.any():
+        return None
+    first = int(np.argmax(merged))
+    return int(order[first]), int(order[first + 1])

@@ -40,6 +40,10 @@ class RankingInput:
         True for 2-D input: query ``q`` is the contiguous row block ``q``.
     score_range, label_range : tuple
         ``(min, max)`` of the scores and of the labels.
+    query_names : ndarray or None
+        Where ``query_ids`` are codes of the caller's own (``evaluate_run``'s
+        sorted topic ids), ``query_names[query_ids[q]]`` is the id of query
+        ``q`` that messages name; None: the ids are ``query_ids``.
     """
 
     y_true: np.ndarray
@@ -50,10 +54,16 @@ class RankingInput:
     rows_are_queries: bool
     score_range: tuple
     label_range: tuple
+    query_names: np.ndarray | None = None
 
     @property
     def n_queries(self):
         return self.query_ids.shape[0]
+
+    def query_name(self, q):
+        """The id of query ``q`` as messages name it: the user's, a Python value."""
+        query = self.query_ids[q]
+        return plain(query if self.query_names is None else self.query_names[query])
 
 
 def check_array_like(values, name):

@@ -145,7 +145,10 @@ def _query_order(name, query_ids, reference_name, reference_ids):
             problems.append(f"{name!r} has {extra.size} queries that {reference_name!r} lacks: {_ids_text(extra)}")
         raise ValueError(
             "The results do not cover the same queries, and a paired comparison needs every "
-            f"model on every query: {'; '.join(problems)}. Evaluate every model on the same data."
+            f"model on every query: {'; '.join(problems)}. Evaluate every model on the same "
+            "data. For TREC runs, evaluate_run(qrels, run, missing_queries='zero', "
+            "average=None) evaluates every judged topic in every run: a topic a run has no "
+            "document for scores 0, as trec_eval -c scores it."
         )
     order = np.argsort(query_ids, kind="stable")
     return order[np.searchsorted(query_ids, reference_ids, sorter=order)]
@@ -241,7 +244,9 @@ def compare_results(
     ------
     ValueError
         If the results do not cover the same queries (the message names the
-        missing query ids), if a model lacks a metric, or if queries are
+        missing query ids; TREC runs that miss topics are evaluated on every
+        judged topic by ``evaluate_run(..., missing_queries="zero")``, a
+        missing topic scoring 0), if a model lacks a metric, or if queries are
         weighted unequally (``sample_weight``; a pooled metric such as
         hit_rate_item): the tests are over queries of equal weight.
 

@@ -22,7 +22,8 @@ from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._segments import segment_ranks
-from .._engine._sort import ranked_runs, tied_neighbours
+from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
+from .._engine._validation import plain
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -31,11 +32,14 @@ from ._read import (
     QRELS,
     RUN,
     check_pairs,
+    first_missing,
     hashable,
+    number_problem,
     query_codes,
     read_table,
     read_trec_qrels,
     read_trec_run,
+    valid_values,
 )
 
 DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
@@ -74,7 +78,7 @@ def evaluate_run(
     run,
     *,
     metrics=DEFAULT_MEASURES,
-    ties="average",
+    ties="trec_eval",
     relevance_level=1,
     missing_queries="ignore",
     max_docs=None,
@@ -98,20 +102,20 @@ def evaluate_run(
     qrels : str, path-like or pandas.DataFrame
         The relevance judgments: a qrels file (plain or gzipped, read by
         :func:`read_trec_qrels`) or a DataFrame with columns ``query_id``,
-        ``doc_id`` and ``relevance`` (integers; negative: in the pool but
-        not judged).
+        ``doc_id`` (ids, compared as text) and ``relevance`` (integers, as
+        in a qrels file; negative: in the pool but not judged).
     run : str, path-like or pandas.DataFrame
         The ranking: a run file (read by :func:`read_trec_run`) or a
         DataFrame with columns ``query_id``, ``doc_id`` and ``score``
-        (higher ranks first). The run's ``rank`` column is ignored, as
-        trec_eval ignores it.
+        (finite numbers, higher ranks first; integers ranked exactly). The
+        run's ``rank`` column is ignored, as trec_eval ignores it.
     metrics : str or sequence of str, default=("map", "ndcg@10", "precision@10", "recall@100", "mrr")
         Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
-    ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default="average"
-        Documents of equal score: the exact expected value over their
-        orderings (``"average"``); trec_eval's order, by score in single
-        precision then document id, both descending (``"trec_eval"``: its
-        numbers exactly); the run's line order (``"first"``); the bounds
+    ties : {"trec_eval", "average", "first", "optimistic", "pessimistic"}, default="trec_eval"
+        Documents of equal score: trec_eval's order, by score then document
+        id, both descending (``"trec_eval"``: its numbers exactly, those of
+        ``rank-eval``); the exact expected value over their orderings
+        (``"average"``); the run's line order (``"first"``); the bounds
         (higher grades first or last).
     relevance_level : int or float, default=1
         A document is relevant iff its grade >= ``relevance_level``
@@ -151,7 +155,13 @@ def evaluate_run(
     ValueError
         When no query of the run has judgments, when a DataFrame lacks a
         column or holds a (query, document) pair twice (trec_eval stops on
-        ``duplicate docs``), or for an option outside its values.
+        ``duplicate docs``), or for an option outside its values. When a
+        DataFrame has a missing query or document id (NaN, None), a
+        relevance that is not an integer (1.5, NaN, inf), or a score that
+        is not finite, naming the frame, the column and the pair, as the
+        file readers name the line.
+    TypeError
+        When the relevance or score column does not hold numbers (strings).
 
     Warns
     -----
@@ -174,18 +184,31 @@ def evaluate_run(
     sends both files to pandas' readers, which name the malformed line or
     the duplicate pair. Both ways give the same numbers.
 
-    With ``ties="trec_eval"`` every measure equals trec_eval's, of the
-    version ``trec_eval_version`` names. trec_eval 9 keeps scores in single
-    precision (a C ``float``): scores that differ only beyond float32's 24
-    bits tie there, and are then ordered by document id; with
-    ``trec_eval_version="9"``, ``"trec_eval"`` ranks by the scores rounded
-    to float32 as well. trec_eval 10 reads them as doubles. The default,
-    ``"average"``, ranks by the float64 scores and differs from trec_eval
-    only for runs with tied scores: trec_eval breaks ties by document id,
-    which rewards document names, while ``"average"`` gives the exact
-    expected value over every order of the tied documents. ``max_docs``
-    cuts each ranking in trec_eval's order (score, then document id)
-    whatever ``ties`` says, so the documents evaluated are trec_eval's.
+    With the default ``ties="trec_eval"`` every measure equals trec_eval's,
+    of the version ``trec_eval_version`` names, and the ``rank-eval``
+    command's on the same files: a TREC user gets the numbers papers
+    report, and every trec_eval measure (``metrics="official"``, bpref and
+    interpolated precision included) is defined on any run. trec_eval 9
+    keeps scores in single precision (a C ``float``): scores that differ
+    only beyond float32's 24 bits tie there, and are then ordered by
+    document id; with ``trec_eval_version="9"``, ``"trec_eval"`` ranks by
+    the scores rounded to float32 as well. trec_eval 10 reads them as
+    doubles. ``"average"`` ranks by the float64 scores and differs from
+    trec_eval only for runs with tied scores: trec_eval breaks ties by
+    document id, which rewards document names, while ``"average"`` gives
+    the exact expected value over every order of the tied documents
+    (measures without a closed form then raise on a tie that matters).
+    ``max_docs`` cuts each ranking in trec_eval's order (score, then
+    document id) whatever ``ties`` says, so the documents evaluated are
+    trec_eval's.
+
+    A run file's scores are read as float64, as trec_eval 10 reads them.
+    A DataFrame's integer scores (int64) are ranked exactly, also beyond
+    2**53, where float64 would round them. Under ``ties="trec_eval"`` (or
+    with ``max_docs``), where trec_eval, reading such scores from a file,
+    would round two different scores of a topic to one number, its numbers
+    are not those of the scores given, and the call raises rather than
+    choose: ``ties="first"`` or ``"average"`` rank the integers exactly.
 
     References
     ----------
@@ -271,7 +294,7 @@ def evaluate_joined(
     # the order ranked (None: all of them, as they are).
     ranked, rows = _judged_query_rows(run_queries, judged, query_ids)
     if ties == "trec_eval" or max_docs is not None:
-        trec_scores = _single_precision(scores) if trec_eval_version == "9" else scores
+        trec_scores = _trec_eval_scores(scores, run_queries, query_ids, trec_eval_version)
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
         rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, labels, rows, in_order)
     if max_docs is not None:
@@ -302,6 +325,7 @@ def evaluate_joined(
         no_relevant="zero",
         judgments=Judgments(judged_queries, grades, empty_queries),
         trec_eval_version=trec_eval_version,
+        query_names=query_ids,
     )
     return results.with_query_ids(query_ids[results.query_ids])
 
@@ -336,8 +360,9 @@ def _join_frames(pd, qrels, run):
     query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
         pd, run, qrels, run_name, qrels_name
     )
-    grades = qrels["relevance"].to_numpy(dtype=np.int64)
+    grades = _numbers(pd, qrels, "relevance", qrels_name, integers=True)
     labels = _run_labels(run_keys, judged_keys, grades)
+    scores = _numbers(pd, run, "score", run_name, integers=False)
     doc_ids = run["doc_id"]
     has_name = "run_name" in run.columns and len(run)
     return JoinedRun(
@@ -346,7 +371,7 @@ def _join_frames(pd, qrels, run):
         judged_queries,
         grades,
         labels,
-        run["score"].to_numpy(dtype=np.float64),
+        scores,
         lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
         str(run["run_name"].iloc[-1]) if has_name else "",
     )
@@ -365,14 +390,15 @@ def _joint_codes(pd, run, qrels, run_name, qrels_name):
     """
     n_judged = len(qrels)
     both = pd.concat(
-        [_strings(pd, qrels["doc_id"]), _strings(pd, run["doc_id"])], ignore_index=True
+        [_strings(pd, qrels, "doc_id", qrels_name), _strings(pd, run, "doc_id", run_name)],
+        ignore_index=True,
     )
     docs, doc_ids = pd.factorize(hashable(both))
     del both
     n_docs = max(len(doc_ids), 1)
-    judged_queries, judged_ids = query_codes(pd, _strings(pd, qrels["query_id"]))
+    judged_queries, judged_ids = query_codes(pd, _strings(pd, qrels, "query_id", qrels_name))
     check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
-    run_queries, run_ids = query_codes(pd, _strings(pd, run["query_id"]))
+    run_queries, run_ids = query_codes(pd, _strings(pd, run, "query_id", run_name))
     check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
     query_ids, run_queries, judged_queries = joint_query_codes(
         run_queries, run_ids, judged_queries, judged_ids
@@ -382,13 +408,92 @@ def _joint_codes(pd, run, qrels, run_name, qrels_name):
     return query_ids, run_queries, run_keys, judged_queries, judged_keys
 
 
-def _strings(pd, column):
-    """The ids as strings (trec_eval compares ids as text): string columns as they are."""
-    if isinstance(column.dtype, pd.StringDtype) or (
-        column.dtype == object and pd.api.types.infer_dtype(column, skipna=False) == "string"
-    ):
-        return column
-    return column.astype(str)
+def _strings(pd, frame, column, name):
+    """A column of ids as strings (trec_eval compares ids as text); an error for a missing id.
+
+    String columns are taken as they are. A missing value (NaN, None, NA)
+    is no id: as text it would become a query or a document called "nan".
+    """
+    values = frame[column]
+    if not isinstance(values.dtype, pd.StringDtype) and values.dtype == object:
+        if pd.api.types.infer_dtype(values, skipna=False) == "string":
+            return values  # no missing value: infer_dtype would say "mixed"
+    row = first_missing(values)
+    if row is not None:
+        raise ValueError(
+            f"evaluate_run: {name} has no {column} at row {row} (a missing value: "
+            f"{values.iat[row]}); every row needs one. Drop such rows, e.g. with "
+            f"frame.dropna(subset=[{column!r}]), or fill them in."
+        )
+    return values if isinstance(values.dtype, pd.StringDtype) else values.astype(str)
+
+
+def _numbers(pd, frame, column, name, *, integers):
+    """The relevance grades (``integers``) or scores of a frame, as NumPy numbers, checked.
+
+    Grades must be integers up to 2**53 in magnitude, as the qrels reader
+    reads them (int64; float64 would round larger ones in gains and
+    levels); scores finite numbers, integer scores kept as integers (int64,
+    or uint64 beyond it) so that they rank exactly. An
+    error names the column and the (query_id, doc_id) pair of the first
+    value that is not, as the readers name the line.
+    """
+    values = frame[column]
+    dtype = values.dtype
+    if not isinstance(dtype, np.dtype) or dtype == object:  # pandas' own dtypes, objects
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        if kind not in ("integer", "floating", "mixed-integer-float", "boolean", "empty"):
+            raise TypeError(
+                f"evaluate_run: the {column} column of {name} holds {kind} values "
+                f"(dtype {dtype}); it must hold numbers: convert it, e.g. with "
+                f"frame[{column!r}].astype({'int' if integers else 'float'})."
+            )
+        row = first_missing(values)
+        if row is not None:
+            _raise_bad_number(frame, column, name, row, "is missing")
+        values = values.to_numpy(dtype=np.int64 if kind in ("integer", "boolean") else np.float64)
+    else:
+        values = values.to_numpy()
+    if values.dtype.kind not in "biuf":
+        raise TypeError(
+            f"evaluate_run: the {column} column of {name} has dtype {values.dtype}; it must "
+            "hold real numbers."
+        )
+    if values.dtype.kind == "b":
+        return values.astype(np.int64 if integers else np.float64)
+    if values.dtype.kind in "iu":
+        if integers:  # grades beyond 2**53 are refused, as the qrels reader refuses them
+            beyond = (values > 2**53) | (values < -(2**53))
+            if beyond.any():
+                _raise_bad_number(frame, column, name, int(np.argmax(beyond)), "is beyond 2**53")
+        if values.dtype == np.uint64 and values.max(initial=0) > np.iinfo(np.int64).max:
+            return values  # scores beyond int64, ranked exactly
+        return values.astype(np.int64)
+    values = values.astype(np.float64)
+    if not valid_values(values, integers):
+        bad = ~np.isfinite(values)
+        if integers:
+            bad |= (np.abs(values) > 2.0**53) | (values != np.rint(values))
+        _raise_bad_number(frame, column, name, int(np.argmax(bad)), values=values)
+    return values
+
+
+def _raise_bad_number(frame, column, name, row, problem=None, values=None):
+    """Raise for the ``column`` value of row ``row`` of ``frame``, naming its pair."""
+    if problem is None:
+        value = float(values[row])
+        problem = number_problem(column, repr(value), value, column == "relevance")
+    else:
+        problem = f"the {column} {problem} ({frame[column].iat[row]})"
+    fix = (
+        "relevance grades are integers, as in a qrels file (negative: judged, not relevant)"
+        if column == "relevance"
+        else "a run needs a finite score for every document"
+    )
+    raise ValueError(
+        f"evaluate_run: {name}, the pair (query_id={plain(frame['query_id'].iat[row])!r}, "
+        f"doc_id={plain(frame['doc_id'].iat[row])!r}): {problem}; {fix}."
+    )
 
 
 def _run_labels(run_keys, judged_keys, grades):
@@ -427,7 +532,7 @@ def _judged_query_rows(run_queries, judged, query_ids):
     warn_caller(
         f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
         f"judgments and were left out, as trec_eval leaves them out (e.g. "
-        f"{query_ids[unjudged[0]]!r}).",
+        f"{str(query_ids[unjudged[0]])!r}).",
         UnevaluatedQueriesWarning,
     )
     keep = np.zeros(query_ids.shape[0], dtype=bool)
@@ -456,7 +561,7 @@ def _warn_unranked(judged, ranked, query_ids):
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
             f"retrieved document and were left out of the means (e.g. "
-            f"{query_ids[missing[0]]!r}); missing_queries='zero' counts them as empty "
+            f"{str(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
@@ -467,6 +572,36 @@ def _present(queries, n_queries):
     present = np.zeros(n_queries, dtype=bool)
     present[queries] = True
     return np.flatnonzero(present)
+
+
+def _trec_eval_scores(scores, queries, query_ids, trec_eval_version):
+    """The scores as trec_eval compares them; integers kept exact, where they rank the same.
+
+    trec_eval reads a score as a double (trec_eval 9: a float). Float
+    scores are rounded as it rounds them. Integer scores (a DataFrame's
+    int64) are kept, and ranked exactly, where the rounding would merge no
+    two different scores of a query (trec_eval's order is then theirs);
+    otherwise trec_eval's numbers are not those of the scores given, and
+    the error says so.
+    """
+    if scores.dtype.kind == "f":
+        return _single_precision(scores) if trec_eval_version == "9" else scores
+    float_type, what = (np.float32, "single-precision floats") if trec_eval_version == "9" else (
+        np.float64, "doubles"
+    )
+    merged = merged_by_rounding(scores, queries, float_type)
+    if merged is not None:
+        first, second = merged
+        raise ValueError(
+            f"evaluate_run: the scores {int(scores[first])} and {int(scores[second])} of "
+            f"query {str(query_ids[queries[first]])!r} differ, but trec_eval "
+            f"{trec_eval_version} reads scores as {what}, where they are equal (integers "
+            f"beyond 2**{np.finfo(float_type).nmant + 1} round), so its order and numbers "
+            "are not those of these scores. Pass ties='first' or 'average' (and no "
+            "max_docs) to rank the integers exactly, or the scores as floats for "
+            "trec_eval's numbers."
+        )
+    return scores
 
 
 def _single_precision(scores):
@@ -540,7 +675,7 @@ def _first_per_query(queries, scores, max_docs, in_order):
     if in_order:
         lengths = _run_lengths(run_starts(queries), queries.shape[0])
         return np.flatnonzero(segment_ranks(lengths) < max_docs)
-    order = np.lexsort((-scores, queries))
+    order = np.lexsort((descending(scores), queries))
     sorted_queries = queries[order]
     starts = np.searchsorted(sorted_queries, sorted_queries, side="left")
     rank = np.arange(order.shape[0]) - starts

@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine._factorize import BLOCK
+from .._engine._validation import plain
 
 from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
 
@@ -380,14 +381,23 @@ def _diagnose(line, fmt):
             value = None
         if value is None:
             return f"the {column} {token!r} is not a number"
-        if math.isnan(value):
-            return f"the {column} is NaN"
-        if math.isinf(value):
-            return f"the {column} {token!r} is not finite (the metrics need finite numbers)"
-        if field in fmt.integers and (
-            not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER
-        ):
-            return f"the {column} {token!r} is not an integer (up to 2**53)"
+        problem = number_problem(column, token, value, field in fmt.integers)
+        if problem is not None:
+            return problem
+    return None
+
+
+def number_problem(column, text, value, integer):
+    """What is wrong with the number ``value`` (written ``text``) of ``column``, or None.
+
+    The metrics need finite numbers; with ``integer``, an integer up to 2**53.
+    """
+    if math.isnan(value):
+        return f"the {column} is NaN"
+    if math.isinf(value):
+        return f"the {column} {text!r} is not finite (the metrics need finite numbers)"
+    if integer and (not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER):
+        return f"the {column} {text!r} is not an integer (up to 2**53)"
     return None
 
 
@@ -415,7 +425,7 @@ def check_pairs(frame, fmt, name, queries, docs, n_docs):
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     row = repeated[order[same[0]]]
-    query_id, doc_id = frame["query_id"].iat[row], frame["doc_id"].iat[row]
+    query_id, doc_id = plain(frame["query_id"].iat[row]), plain(frame["doc_id"].iat[row])
     count = int((keys == keys[order[same[0]]]).sum())
     raise ValueError(
         f"{name}: the pair (query_id={query_id!r}, doc_id={doc_id!r}) appears {count} times "
@@ -447,3 +457,9 @@ def hashable(column):
     if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
         return column.to_numpy(dtype=object)
     return column
+
+
+def first_missing(values):
+    """The position of the first missing value (None, NaN, NA) of a Series, or None."""
+    missing = values.isna().to_numpy(dtype=bool)
+    return int(np.argmax(missing)) if missing.any() else None
