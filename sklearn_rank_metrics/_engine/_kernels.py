@@ -319,6 +319,8 @@ class Counted(Quantity):
 class GeometricGain(Quantity):
     """Expected ``sum_{i <= k} 1[label_i in [low, high)] p**(i - 1)``, RBP's sum (persistence p).
 
+    ``graded``: ``max(label_i, 0)`` instead of the indicator (trec_eval 10's gains).
+
     Linear in the documents: a tie block after ``s`` documents with ``t`` of
     its ``m`` positions inside the cutoff weighs each of its documents
     ``p**s (1 - p**t) / ((1 - p) m)``, the mean weight of those positions.
@@ -328,9 +330,13 @@ class GeometricGain(Quantity):
     persistence: float
     low: float
     high: float
+    graded: bool = False  # the labels themselves (negative ones 0), not 1 in [low, high)
 
     def compute(self, work):
-        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        if self.graded:
+            table = work.label_table(LabelGain("linear"))
+        else:
+            table = work.label_table(label_range(work.evaluation, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
         p = self.persistence
         weight = np.power(p, head.offset.astype(np.float64))
@@ -411,6 +417,18 @@ class HasGain(OrderFree):
 
     def from_histogram(self, evaluation, histogram):
         return histogram.count(evaluation.label_table(Positive())) > 0
+
+
+@dataclass(frozen=True)
+class MaxLabel(OrderFree):
+    """The largest label of each query's documents."""
+
+    def compute(self, work):
+        chunk = work.chunk
+        return chunk.label_values[chunk.per_query_max(chunk.ranked_codes)].astype(np.float64)
+
+    def from_histogram(self, evaluation, histogram):
+        return evaluation.rq.labels.values[histogram.max_codes()].astype(np.float64)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,24 @@ def aggregated(mean_or_sum, aggregate):
     return float(np.exp(mean_or_sum)) if aggregate == "geometric" else float(mean_or_sum)
 
 
+def trec_aggregate(results, name, values):
+    """The aggregate of ``name`` as trec_eval computes it: terms added left to right.
+
+    trec_eval adds the queries' values (or their logs for a geometric mean)
+    one by one in double precision, in its query order, and divides by the
+    number of queries; a NaN value makes the aggregate NaN. ``values`` are
+    ``results[name]`` in that order (or values standing for them); the
+    aggregate (mean, sum or geometric mean) is the result's.
+    """
+    aggregate = results._results[name].aggregate
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        terms = aggregation_terms(np.asarray(values, dtype=np.float64), aggregate)
+        total = float(np.add.accumulate(terms)[-1]) if terms.shape[0] else 0.0
+        if aggregate != "sum":
+            total = total / terms.shape[0] if terms.shape[0] else float("nan")
+        return aggregated(total, aggregate)
+
+
 def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
