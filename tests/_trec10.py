@@ -67,7 +67,7 @@ def write_case(directory, number):
     firsts = _ties_at_five(rng, n_queries) if kind == 6 else None
     for q in range(n_queries):
         query = rng.choice([f"{q}", f"q{q:02d}", f"topic.{q}", f"{q}0"])
-        n_docs = rng.randint(0 if q else 1, 25)
+        n_docs = rng.randint(0 if q and complete else 1, 25)  # trec_eval 10 stops without -c
         pool = [f"D{rng.randint(0, 40)}-{i}" if kind != 3 else f"d{i}" for i in range(30)]
         if kind == 1:  # ties: few score values
             scores = [rng.randint(0, 3) / 2 for _ in range(n_docs)]

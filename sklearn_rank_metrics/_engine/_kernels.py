@@ -30,7 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from ._factorize import run_starts
-from ._segments import segment_ranks, sum_by_group, sum_segments
+from ._segments import segment_ranks, sequential_sum_segments, sum_by_group, sum_segments
 
 
 # ------------------------------------------------------- label functions
@@ -1321,8 +1321,11 @@ def relevant_precisions(head, relevant, starts):
 
 
 def relevant_precision_sum(head, relevant, starts):
-    """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p."""
-    return sum_segments(relevant_precisions(head, relevant, starts)[1], starts)
+    """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p.
+
+    Added in rank order, as trec_eval adds them (its AP prints the same 4th decimal).
+    """
+    return sequential_sum_segments(relevant_precisions(head, relevant, starts)[1], starts)
 
 
 def relevant_ranked_before(head, relevant, starts, cutoffs):

@@ -52,6 +52,38 @@ def sum_segments(values, starts):
     return sums
 
 
+# Segments up to this long are added up left to right (sequential_sum_segments).
+_SEQUENTIAL_SEGMENT = 4096
+
+
+def sequential_sum_segments(values, starts):
+    """:func:`sum_segments` with each segment added left to right from 0.0, as a C loop adds.
+
+    ``np.add.reduceat`` adds pairwise (and its first element last), which
+    may differ from trec_eval's ``sum += x`` in the last bit, and so in the
+    4th printed decimal where a value falls on a 5 in the 5th. The segments
+    are added a position at a time, all segments at once (no loop over the
+    documents): the loop runs as many times as the longest segment is long,
+    and falls back to :func:`sum_segments` beyond ``_SEQUENTIAL_SEGMENT``.
+    """
+    n = values.shape[0]
+    lengths = np.diff(np.append(starts, n))
+    longest = int(lengths.max(initial=0))
+    if longest > _SEQUENTIAL_SEGMENT:
+        return sum_segments(values, starts)
+    order = np.argsort(-lengths, kind="stable")  # longest first: the active ones lead
+    first, length = starts[order], lengths[order]
+    # Segments still active at each position: those longer than it.
+    active = np.searchsorted(-length, -np.arange(longest), side="left")
+    sums = np.zeros(starts.shape[0])
+    for position in range(longest):
+        count = active[position]
+        sums[:count] += values[first[:count] + position]
+    out = np.empty(starts.shape[0])
+    out[order] = sums
+    return out
+
+
 def sum_by_group(values, groups, n_groups):
     """Per-group sums of ``values`` whose group indices ``groups`` are non-decreasing."""
     return sum_segments(values, np.searchsorted(groups, np.arange(n_groups)))

@@ -326,7 +326,10 @@ def _evaluate(arguments, columns):
     if leftovers:
         for name in _COUNTS:  # the per-query counts the leftovers depend on
             requests.setdefault(name, resolve_request(parse_name(name)))
-    joined = join_run(arguments.qrels, arguments.run)
+    joined = join_run(
+        arguments.qrels, arguments.run, max_docs=arguments.M,
+        trec_eval_version=arguments.trec_eval_version,
+    )  # fmt: skip
     results = evaluate_joined(joined, list(requests.values()), **options)
     if results.n_queries == 0:
         raise CommandError("no queries with both results and relevance judgments")
