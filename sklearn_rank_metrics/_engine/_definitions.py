@@ -39,6 +39,7 @@ from ._kernels import (
     ReciprocalRank,
     RelevantInList,
     RelevantNdcgMean,
+    repeated_powers,
     RNdcgMean,
     multiple_of_r,
 )
@@ -431,11 +432,10 @@ class RankBiased(Computation):
         weighted, other = self.values(evaluation, request)
         if self.residual:
             # The unjudged documents' weight and all of the weight below the list.
-            tail = np.power(p, evaluation.rq.query_sizes.astype(np.float64))
+            tail = repeated_powers(p, evaluation.rq.query_sizes)
             return QueryValues(np.where(other > 0, tail + (1.0 - p) * weighted, 0.0))
         if self._graded(request):
-            scaled = weighted / np.maximum(other, 1.0)
-            return QueryValues((1.0 - p) * scaled, no_relevant=other <= 0)
+            return QueryValues((1.0 - p) * weighted, no_relevant=other <= 0)
         total = evaluation.total_relevant(self.level(evaluation, request))
         return QueryValues((1.0 - p) * weighted, no_relevant=total == 0)
 

@@ -338,12 +338,25 @@ class GeometricGain(Quantity):
         else:
             table = work.label_table(label_range(work.evaluation, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
+        if self.graded:  # over the query's largest label where above 1 (see RankBiased)
+            block_count = block_count / np.maximum(work.value(MaxLabel()), 1.0)[head.query]
         p = self.persistence
-        weight = np.power(p, head.offset.astype(np.float64))
         if head.tied:
+            weight = np.power(p, head.offset.astype(np.float64))
             spread = weight * -np.expm1(head.inside * np.log(p)) / ((1.0 - p) * head.size)
             weight = np.where(head.size == 1, weight, spread)
-        return head.sum_per_query(block_count * weight)
+            return head.sum_per_query(block_count * weight)
+        # One document a block: trec_eval's arithmetic, p**i a product of i
+        # factors p, the terms added in rank order.
+        weight = repeated_powers(p, head.offset)
+        return sequential_sum_segments(block_count * weight, head.query_starts)
+
+
+def repeated_powers(p, exponents):
+    """``p**n`` for each ``n`` as a C loop makes it, ``cur_p = cur_p * p`` n times (bit for bit)."""
+    exponents = np.asarray(exponents)
+    table = np.cumprod(np.full(int(exponents.max(initial=0)), float(p)))
+    return np.concatenate(([1.0], table))[exponents]
 
 
 PAIR_COUNTS = ("pairs", "discordant", "tied_score", "tied_label", "tied_both")
