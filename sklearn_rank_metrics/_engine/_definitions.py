@@ -955,8 +955,11 @@ _DEFINITIONS = (
         "rbp",
         "binary",
         RankBiased(residual=False),
-        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9)",
-        matches="trec_eval `rbp` (binary relevance), ir_measures `RBP(rel=level)`",
+        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9), `rel_i` 1 "
+        "for a relevant document; trec_eval's `rbp` (`-m rbp` in rank-eval, `rbp_p=0.9` in "
+        "`evaluate_run`): `rel_i` the grade over the query's largest judged grade where that "
+        "is above 1, whatever the relevance level",
+        matches="ir_measures `RBP(rel=level)`; trec_eval 10 `rbp` under its names",
     ),
     MetricDefinition(
         "rbp_resid",

@@ -300,7 +300,7 @@ def _parser():
         default="10",
         help="whose numbers where trec_eval's versions differ: 10 (scores in double precision, "
         "iprec_at_recall cut at round(recall R)) or 9 (single precision, floor(recall R + 0.9); "
-        "also pytrec_eval's and ir_measures')",
+        "also pytrec_eval's, and ir_measures' for its measures pytrec_eval computes)",
     )
     parser.add_argument("--format", choices=tuple(_FORMATS), default="text")
     parser.add_argument("qrels")

@@ -120,11 +120,15 @@ def evaluate_run(
     missing_queries : {"ignore", "zero"}, default="ignore"
         Queries of the qrels with no retrieved document: left out of the
         means (trec_eval's default; a warning counts them) or evaluated as
-        an empty ranking, 0 for most measures (trec_eval ``-c``).
+        an empty ranking, 0 for most measures, ``set_P`` included (trec_eval
+        ``-c``). A query ``judged_only`` or ``max_docs`` leaves without a
+        document is an empty ranking too.
     max_docs : int, default=None
         Evaluate only the first ``max_docs`` documents of each query in
         trec_eval's order (score, then document id, descending), as
-        trec_eval ``-M``; None evaluates all of them.
+        trec_eval ``-M``; None evaluates all of them. As trec_eval, only
+        those are checked to appear once: a document repeated below the
+        cut is not an error.
     judged_only : bool, default=False
         Drop the unjudged retrieved documents before ranking, as trec_eval
         ``-J``.
@@ -133,7 +137,8 @@ def evaluate_run(
         interpolated precision reproduce where its versions differ: "10"
         (trec_eval 10.0) compares scores in double precision and cuts
         ``iprec_at_recall`` at ``round(recall R)``; "9" (trec_eval 9.0.x,
-        and so pytrec_eval and ir_measures) compares scores in single
+        and so pytrec_eval, and ir_measures for the measures it computes
+        with pytrec_eval) compares scores in single
         precision (scores equal as float32 tie) and cuts at
         ``floor(recall R + 0.9)``.
     average : {"mean", None}, default="mean"
@@ -150,9 +155,11 @@ def evaluate_run(
     Raises
     ------
     ValueError
-        When no query of the run has judgments, when a DataFrame lacks a
-        column or holds a (query, document) pair twice (trec_eval stops on
-        ``duplicate docs``), or for an option outside its values.
+        When no query of the run has judgments (unless
+        ``missing_queries="zero"``, which evaluates every judged query),
+        when a DataFrame lacks a column or holds a (query, document) pair
+        twice (within the top ``max_docs``: trec_eval stops on ``duplicate
+        docs``), or for an option outside its values.
 
     Warns
     -----
