@@ -330,7 +330,15 @@ def _evaluate(arguments, columns):
         arguments.qrels, arguments.run, max_docs=arguments.M,
         trec_eval_version=arguments.trec_eval_version,
     )  # fmt: skip
-    results = evaluate_joined(joined, list(requests.values()), **options)
+    from .._engine._results import UndefinedMetricWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = evaluate_joined(joined, list(requests.values()), **options)
+    for warning in caught:
+        # Undefined values are not left out of the means here: see _warn_nan.
+        if not issubclass(warning.category, UndefinedMetricWarning):
+            warnings.warn(warning.message, warning.category, stacklevel=1)
     if results.n_queries == 0:
         raise CommandError("no queries with both results and relevance judgments")
     overrides = {}
@@ -342,7 +350,24 @@ def _evaluate(arguments, columns):
     per_query = {
         column.evaluated: _leftover_values(arguments, column, results) for column in leftovers
     }
+    _warn_nan(columns, results, per_query)
     return results, joined.run_name, overrides, per_query
+
+
+def _warn_nan(columns, results, per_query):
+    """One warning per measure with NaN values: printed ``-nan``, and so is its ``all`` line."""
+    import numpy as np
+
+    for column in columns:
+        values = per_query.get(column.evaluated)
+        values = results[column.evaluated] if values is None else values
+        undefined = int(np.isnan(values).sum())
+        if undefined:
+            warnings.warn(
+                f"{column.printed}: {undefined} of {values.shape[0]} queries have no value "
+                "(0 / 0), printed -nan as trec_eval prints them, and so is the 'all' value.",
+                stacklevel=1,
+            )
 
 
 _COUNTS = ("num_ret", "num_rel")
