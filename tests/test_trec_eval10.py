@@ -253,13 +253,15 @@ def test_warnings_print_query_ids_as_text(tmp_path):
 
 
 def test_means_are_added_left_to_right(tmp_path):
-    """16 reciprocal ranks, 1 four times and 1/2 once: 4.5 / 16 = 0.28125 prints 0.2812."""
+    """8 values of P_20 whose mean is 0.50625 in decimal: added left to right, it prints 0.5062.
+
+    (NumPy's pairwise mean rounds the other way: 0.5063.)
+    """
     qrels, run = [], []
-    for q in range(16):
-        first = [1, 1, 1, 1, 2][q] if q < 5 else 0
-        qrels.append(f"{q:02d} 0 {'d1' if first == 1 else 'd2' if first == 2 else 'none'} 1")
-        run += [f"{q:02d} Q0 d1 1 2 r", f"{q:02d} Q0 d2 2 1 r"]
+    for q, hits in enumerate([4, 0, 11, 7, 19, 11, 16, 13]):
+        for rank in range(20):
+            run.append(f"q{q} Q0 d{rank:02d} {rank + 1} {20 - rank} r")
+            qrels.append(f"q{q} 0 d{rank:02d} {int(rank < hits)}")
     paths = write(tmp_path, qrels, run)
-    status, out, _ = rank_eval("-m", "recip_rank", *paths)
-    assert values(out)[("recip_rank", "all")] == "0.2812"
-    assert np.float64(4.5) / 16 == 0.28125
+    status, out, _ = rank_eval("-m", "P.20", *paths)
+    assert values(out)[("P_20", "all")] == "0.5062"
