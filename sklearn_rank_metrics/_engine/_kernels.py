@@ -341,14 +341,12 @@ class GeometricGain(Quantity):
         if self.graded:  # over the query's largest label where above 1 (see RankBiased)
             block_count = block_count / np.maximum(work.value(MaxLabel()), 1.0)[head.query]
         p = self.persistence
+        # trec_eval's arithmetic: p**i a product of i factors p, the terms added
+        # in rank order (a query without ties gets the same bits in any call).
+        weight = repeated_powers(p, head.offset)
         if head.tied:
-            weight = np.power(p, head.offset.astype(np.float64))
             spread = weight * -np.expm1(head.inside * np.log(p)) / ((1.0 - p) * head.size)
             weight = np.where(head.size == 1, weight, spread)
-            return head.sum_per_query(block_count * weight)
-        # One document a block: trec_eval's arithmetic, p**i a product of i
-        # factors p, the terms added in rank order.
-        weight = repeated_powers(p, head.offset)
         return sequential_sum_segments(block_count * weight, head.query_starts)
 
 
@@ -1460,7 +1458,8 @@ def expected_precision_sum(head, block_relevant):
     """
     term_query, _, contribution = precision_terms(head, block_relevant)
     # Terms come in query order: summed per query as the single-document kernel sums.
-    return sum_segments(contribution, np.searchsorted(term_query, np.arange(head.chunk.n_queries)))
+    starts = np.searchsorted(term_query, np.arange(head.chunk.n_queries))
+    return sequential_sum_segments(contribution, starts)
 
 
 def precision_terms(head, block_relevant):
