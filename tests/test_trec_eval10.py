@@ -15,20 +15,18 @@ string this package does not print). The tests below them check each
 behaviour on its own, with the values trec_eval 10 prints.
 """
 
-import io
 import os
 import subprocess
-import sys
 import warnings
 
-import numpy as np
 import pytest
 
 pytest.importorskip("pandas")
 
 import _trec10
+from test_trec_command import run_command
+
 from sklearn_rank_metrics.trec import evaluate_run
-from sklearn_rank_metrics.trec._command import main
 
 GOLDENS = _trec10.read_goldens() if os.path.exists(_trec10.GOLDENS) else {}
 # Cases compared with a binary beyond the goldens' (each takes some 10 ms).
@@ -41,19 +39,13 @@ def rank_eval(*argv):
     With a trec_eval binary at hand, its stdout is checked to be the same
     wherever trec_eval prints numbers.
     """
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stderr
-    sys.stderr = err
-    try:
-        status = main(list(argv), stdout=out)
-    finally:
-        sys.stderr = saved
+    status, out, err = run_command(*argv)
     binary = _trec10.trec_eval_binary()
     if binary is not None:
         code, expected = _trec10.run_trec_eval(binary, argv[-2], argv[-1], list(argv[:-2]))
         if code == 0:
-            assert (status, out.getvalue()) == (0, expected)
-    return status, out.getvalue(), err.getvalue()
+            assert (status, out) == (0, expected)
+    return status, out, err
 
 
 def test_goldens_are_recorded():
