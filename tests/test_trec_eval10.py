@@ -257,3 +257,16 @@ def test_means_are_added_left_to_right(tmp_path):
     paths = write(tmp_path, qrels, run)
     status, out, _ = rank_eval("-m", "P.20", *paths)
     assert values(out)[("P_20", "all")] == "0.5062"
+
+
+def test_average_precision_adds_its_precisions_in_rank_order(tmp_path):
+    """Relevant at ranks 1, 3-6 and 10 of R = 8: AP = 4.65 / 8, printed 0.5812 as trec_eval.
+
+    (Its precisions added pairwise give 0.58125 exactly, printed 0.5813.)
+    """
+    pattern = "1011110001"
+    qrels = [f"q 0 d{i} {bit}" for i, bit in enumerate(pattern)] + ["q 0 x1 1", "q 0 x2 1"]
+    run = [f"q Q0 d{i} {i + 1} {10 - i} r" for i in range(len(pattern))]
+    paths = write(tmp_path, qrels, run)
+    status, out, _ = rank_eval("-q", "-m", "map", *paths)
+    assert values(out)[("map", "q")] == "0.5812"
