@@ -24,6 +24,7 @@ from .._engine._pipeline import evaluate_requests
 from .._engine._results import queries_taken
 from .._engine._segments import segment_ranks
 from .._engine._sort import ranked_runs, tied_neighbours
+from .._engine._validation import plain
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -484,7 +485,7 @@ def _judged_query_rows(run_queries, judged, query_ids, complete):
     warn_caller(
         f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
         f"judgments and were left out, as trec_eval leaves them out (e.g. "
-        f"{str(query_ids[unjudged[0]])!r}).",
+        f"{plain(query_ids[unjudged[0]])!r}).",
         UnevaluatedQueriesWarning,
     )
     keep = np.zeros(query_ids.shape[0], dtype=bool)
@@ -513,7 +514,7 @@ def _warn_unranked(judged, ranked, query_ids):
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
             f"retrieved document and were left out of the means (e.g. "
-            f"{str(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
+            f"{plain(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
