@@ -62,17 +62,20 @@ def write_case(directory, number):
     max_docs = int(flags[flags.index("-M") + 1]) if "-M" in flags else None
     kind = number % 7
     n_queries = 16 if kind == 6 else rng.randint(1, 9)
-    max_grade = rng.choice([1, 1, 2, 3, 4])
+    max_grade = rng.choice([1, 1, 2, 3, 4, 10])
     qrels, run = [], []
     firsts = _ties_at_five(rng, n_queries) if kind == 6 else None
     for q in range(n_queries):
         query = rng.choice([f"{q}", f"q{q:02d}", f"topic.{q}", f"{q}0"])
         n_docs = rng.randint(0 if q and complete else 1, 25)  # trec_eval 10 stops without -c
-        pool = [f"D{rng.randint(0, 40)}-{i}" if kind != 3 else f"d{i}" for i in range(30)]
+        # kind 3: short ids that tie by score and sort as bytes (UTF-8 among them)
+        pool = [f"D{rng.randint(0, 40)}-{i}" if kind != 3 else f"d{i}{'é' * (i % 3)}"
+                for i in range(30)]  # fmt: skip
         if kind == 1:  # ties: few score values
             scores = [rng.randint(0, 3) / 2 for _ in range(n_docs)]
-        elif kind == 2:  # integer scores with many ties, large magnitudes
-            scores = [float(rng.randint(-2, 2) * 10**9) for _ in range(n_docs)]
+        elif kind == 2:  # many ties: large magnitudes, signed zeros, subnormals
+            scores = [rng.choice([-2e9, -1e9, -0.0, 0.0, 5e-324, 1e-310, 1e9, 2e9])
+                      for _ in range(n_docs)]  # fmt: skip
         else:
             scores = [round(rng.random(), rng.choice([2, 6, 12])) for _ in range(n_docs)]
         docs = pool[:n_docs]
@@ -103,7 +106,7 @@ def write_case(directory, number):
     ]  # fmt: skip
     paths = os.path.join(directory, f"qrels{number}"), os.path.join(directory, f"run{number}")
     for path, lines in zip(paths, (qrels, run_lines)):
-        with open(path, "w") as f:
+        with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
     return paths[0], paths[1], flags + ["-q"] + measures
 
@@ -132,7 +135,7 @@ def trec_eval_binary():
 def run_trec_eval(binary, qrels, run, arguments):
     """``(status, stdout)`` of trec_eval on a case, relstring left out."""
     done = subprocess.run(
-        [binary, *arguments, qrels, run], capture_output=True, text=True, timeout=60
+        [binary, *arguments, qrels, run], capture_output=True, encoding="utf-8", timeout=60
     )
     return done.returncode, without_skipped(done.stdout)
 
@@ -164,4 +167,4 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as directory:
         written = write_goldens(binary, range(int(sys.argv[1]) if len(sys.argv) > 1 else 120),
                                 directory)  # fmt: skip
-    print(f"{len(written)} cases recorded in {GOLDENS}")
+    print(f"{len(written)} cases recorded in tests/data/{os.path.basename(GOLDENS)}")
