@@ -94,7 +94,7 @@ SPECS = {
     "ndcg_rel": ("ndcg_rel", None, None, ()),
     "Rndcg": ("rndcg", None, None, ()),
     "utility": ("utility", None, None, ()),
-    "rbp_p=0.8": ("rbp", None, None, (("p", 0.8),)),
+    "rbp_p=0.8": ("rbp", None, None, (("gains", "trec_eval"), ("p", 0.8))),
     "rbp_resid_p=0.95": ("rbp_resid", None, None, (("p", 0.95),)),
     "NDCG_CUT_10": ("ndcg", 10, None, ()),
     # gains per relevance level: trec_eval's level=gain pairs, ir_measures' gains

@@ -22,6 +22,7 @@ from ._kernels import (
     CountInList,
     ExpectedGain,
     GeometricGain,
+    MaxLabel,
     HasGain,
     HitProbability,
     Hits,
@@ -38,6 +39,7 @@ from ._kernels import (
     ReciprocalRank,
     RelevantInList,
     RelevantNdcgMean,
+    repeated_powers,
     RNdcgMean,
     multiple_of_r,
 )
@@ -395,18 +397,34 @@ class Utility(Computation):
 
 @dataclass(frozen=True)
 class RankBiased(Computation):
-    """RBP ``(1 - p) sum_i rel_i p**(i - 1)``, or its residual (``residual``)."""
+    """RBP ``(1 - p) sum_i rel_i p**(i - 1)``, or its residual (``residual``).
+
+    ``rel_i`` is 1 for a relevant document (Moffat and Zobel's binary RBP),
+    or with the option ``gains="trec_eval"`` (trec_eval 10's ``rbp``) the
+    document's grade over the query's largest judged grade where that is
+    above 1, whatever the relevance level: trec_eval scales its gains into
+    [0, 1] by ``(g - min) / (max - min)``, min and max starting at 0.
+    """
 
     residual: bool
 
     def _persistence(self, request):
         return _option(request, "p", 0.9, lambda p: 0 < p < 1, "a persistence in (0, 1)")
 
+    @staticmethod
+    def _graded(request):
+        gains = request.option("gains", "binary")
+        if gains not in ("binary", "trec_eval"):
+            raise ValueError(f"{request.name}: gains must be 'binary' or 'trec_eval', got {gains!r}.")
+        return gains == "trec_eval"
+
     def needs(self, evaluation, request):
         p = self._persistence(request)
         level = self.level(evaluation, request)
         if self.residual:
             return GeometricGain(None, p, -np.inf, 0.0), Counted(None, -np.inf, 0.0)
+        if self._graded(request):
+            return GeometricGain(request.k, p, -np.inf, np.inf, graded=True), MaxLabel()
         return GeometricGain(request.k, p, level, np.inf), RelevantInList(level)
 
     def finalize(self, evaluation, request):
@@ -414,8 +432,10 @@ class RankBiased(Computation):
         weighted, other = self.values(evaluation, request)
         if self.residual:
             # The unjudged documents' weight and all of the weight below the list.
-            tail = np.power(p, evaluation.rq.query_sizes.astype(np.float64))
+            tail = repeated_powers(p, evaluation.rq.query_sizes)
             return QueryValues(np.where(other > 0, tail + (1.0 - p) * weighted, 0.0))
+        if self._graded(request):
+            return QueryValues((1.0 - p) * weighted, no_relevant=other <= 0)
         total = evaluation.total_relevant(self.level(evaluation, request))
         return QueryValues((1.0 - p) * weighted, no_relevant=total == 0)
 
@@ -478,7 +498,8 @@ def _over_total(value, total, cutoffs, query_sizes):
 
 
 def _over_cutoff(hits, total, cutoffs, query_sizes):
-    return hits / cutoffs
+    # An empty ranking (a whole list cut at 0) has precision 0, as trec_eval's set_P.
+    return _ratio(hits, cutoffs)
 
 
 def _f1(hits, total, cutoffs, query_sizes):
@@ -934,8 +955,11 @@ _DEFINITIONS = (
         "rbp",
         "binary",
         RankBiased(residual=False),
-        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9)",
-        matches="trec_eval `rbp` (binary relevance), ir_measures `RBP(rel=level)`",
+        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9), `rel_i` 1 "
+        "for a relevant document; trec_eval's `rbp` (`-m rbp` in rank-eval, `rbp_p=0.9` in "
+        "`evaluate_run`): `rel_i` the grade over the query's largest judged grade where that "
+        "is above 1, whatever the relevance level",
+        matches="ir_measures `RBP(rel=level)`; trec_eval 10 `rbp` under its names",
     ),
     MetricDefinition(
         "rbp_resid",

@@ -30,7 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from ._factorize import run_starts
-from ._segments import segment_ranks, sum_by_group, sum_segments
+from ._segments import segment_ranks, sequential_sum_segments, sum_by_group, sum_segments
 
 
 # ------------------------------------------------------- label functions
@@ -319,6 +319,8 @@ class Counted(Quantity):
 class GeometricGain(Quantity):
     """Expected ``sum_{i <= k} 1[label_i in [low, high)] p**(i - 1)``, RBP's sum (persistence p).
 
+    ``graded``: ``max(label_i, 0)`` instead of the indicator (trec_eval 10's gains).
+
     Linear in the documents: a tie block after ``s`` documents with ``t`` of
     its ``m`` positions inside the cutoff weighs each of its documents
     ``p**s (1 - p**t) / ((1 - p) m)``, the mean weight of those positions.
@@ -328,16 +330,31 @@ class GeometricGain(Quantity):
     persistence: float
     low: float
     high: float
+    graded: bool = False  # the labels themselves (negative ones 0), not 1 in [low, high)
 
     def compute(self, work):
-        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        if self.graded:
+            table = work.label_table(LabelGain("linear"))
+        else:
+            table = work.label_table(label_range(work.evaluation, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
+        if self.graded:  # over the query's largest label where above 1 (see RankBiased)
+            block_count = block_count / np.maximum(work.value(MaxLabel()), 1.0)[head.query]
         p = self.persistence
-        weight = np.power(p, head.offset.astype(np.float64))
+        # trec_eval's arithmetic: p**i a product of i factors p, the terms added
+        # in rank order (a query without ties gets the same bits in any call).
+        weight = repeated_powers(p, head.offset)
         if head.tied:
             spread = weight * -np.expm1(head.inside * np.log(p)) / ((1.0 - p) * head.size)
             weight = np.where(head.size == 1, weight, spread)
-        return head.sum_per_query(block_count * weight)
+        return sequential_sum_segments(block_count * weight, head.query_starts)
+
+
+def repeated_powers(p, exponents):
+    """``p**n`` for each ``n`` as a C loop makes it, ``cur_p = cur_p * p`` n times (bit for bit)."""
+    exponents = np.asarray(exponents)
+    table = np.cumprod(np.full(int(exponents.max(initial=0)), float(p)))
+    return np.concatenate(([1.0], table))[exponents]
 
 
 PAIR_COUNTS = ("pairs", "discordant", "tied_score", "tied_label", "tied_both")
@@ -411,6 +428,18 @@ class HasGain(OrderFree):
 
     def from_histogram(self, evaluation, histogram):
         return histogram.count(evaluation.label_table(Positive())) > 0
+
+
+@dataclass(frozen=True)
+class MaxLabel(OrderFree):
+    """The largest label of each query's documents."""
+
+    def compute(self, work):
+        chunk = work.chunk
+        return chunk.label_values[chunk.per_query_max(chunk.ranked_codes)].astype(np.float64)
+
+    def from_histogram(self, evaluation, histogram):
+        return evaluation.rq.labels.values[histogram.max_codes()].astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -1303,8 +1332,11 @@ def relevant_precisions(head, relevant, starts):
 
 
 def relevant_precision_sum(head, relevant, starts):
-    """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p."""
-    return sum_segments(relevant_precisions(head, relevant, starts)[1], starts)
+    """Sum of precision@p over the ranks p of relevant documents: the j-th adds j / p.
+
+    Added in rank order, as trec_eval adds them (its AP prints the same 4th decimal).
+    """
+    return sequential_sum_segments(relevant_precisions(head, relevant, starts)[1], starts)
 
 
 def relevant_ranked_before(head, relevant, starts, cutoffs):
@@ -1426,7 +1458,8 @@ def expected_precision_sum(head, block_relevant):
     """
     term_query, _, contribution = precision_terms(head, block_relevant)
     # Terms come in query order: summed per query as the single-document kernel sums.
-    return sum_segments(contribution, np.searchsorted(term_query, np.arange(head.chunk.n_queries)))
+    starts = np.searchsorted(term_query, np.arange(head.chunk.n_queries))
+    return sequential_sum_segments(contribution, starts)
 
 
 def precision_terms(head, block_relevant):

@@ -404,7 +404,8 @@ TREC = {measure.name: measure for measure in TREC_MEASURES}
 _TREC_BY_LENGTH = sorted(TREC, key=len, reverse=True)
 
 # trec_eval's default measure parameters that differ from the package's.
-_TREC_DEFAULT_OPTIONS = {"rbp": {"p": 0.9}, "rbp_resid": {"p": 0.9}}
+# trec_eval 10's rbp takes the topic's grades as gains (see RankBiased).
+_TREC_DEFAULT_OPTIONS = {"rbp": {"p": 0.9, "gains": "trec_eval"}, "rbp_resid": {"p": 0.9}}
 
 TREC_SETS = {
     "official": (

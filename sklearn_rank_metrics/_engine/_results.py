@@ -14,7 +14,7 @@ of several models on the same queries pair up by query id.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
@@ -67,6 +67,40 @@ def aggregation_terms(values, aggregate):
 def aggregated(mean_or_sum, aggregate):
     """The aggregate from the (weighted) mean of its terms, or their sum for ``"sum"``."""
     return float(np.exp(mean_or_sum)) if aggregate == "geometric" else float(mean_or_sum)
+
+
+def trec_aggregate(results, name, values):
+    """The aggregate of ``name`` as trec_eval computes it: terms added left to right.
+
+    trec_eval adds the queries' values (or their logs for a geometric mean)
+    one by one in double precision, in its query order, and divides by the
+    number of queries; a NaN value makes the aggregate NaN. ``values`` are
+    ``results[name]`` in that order (or values standing for them); the
+    aggregate (mean, sum or geometric mean) is the result's.
+    """
+    aggregate = results.aggregate(name)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        terms = aggregation_terms(np.asarray(values, dtype=np.float64), aggregate)
+        total = float(np.add.accumulate(terms)[-1]) if terms.shape[0] else 0.0
+        if aggregate != "sum":
+            total = total / terms.shape[0] if terms.shape[0] else float("nan")
+        return aggregated(total, aggregate)
+
+
+def queries_taken(results, rows):
+    """The :class:`QueryResults` of the queries at ``rows`` (positions in ``results.query_ids``)."""
+    taken = {}
+    for name in results.metrics:
+        result = results._results[name]
+        taken[name] = replace(
+            result,
+            values=result.values[rows],
+            skipped=result.skipped[rows],
+            undefined=result.undefined[rows],
+            pool_weights=None if result.pool_weights is None else result.pool_weights[rows],
+        )
+    weights = results.query_weights
+    return type(results)(results.query_ids[rows], taken, None if weights is None else weights[rows])
 
 
 def _queries(count):

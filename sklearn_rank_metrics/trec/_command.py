@@ -17,7 +17,7 @@ import math
 import os
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .._engine._names import (
     TREC,
@@ -51,15 +51,19 @@ class Column:
     evaluated: str
     integer: bool
     per_query: bool
+    request: object = None  # the Request evaluated, named ``evaluated``
 
 
 def _column(spec, evaluated=None):
-    definition = resolve_request(spec).definition
+    # Evaluated from the spec itself, not its name: trec_eval's bare ``rbp``
+    # is not the package's ``rbp``.
+    request = resolve_request(replace(spec, name=evaluated or spec.name))
     return Column(
         printed=spec.name,
-        evaluated=evaluated or spec.name,
-        integer=bool(getattr(definition, "integer", False)),
-        per_query=definition.name not in _SUMMARY_ONLY,
+        evaluated=request.name,
+        integer=bool(getattr(request.definition, "integer", False)),
+        per_query=request.definition.name not in _SUMMARY_ONLY,
+        request=request,
     )
 
 
@@ -122,9 +126,15 @@ def _raw(measure, spec):
 
 
 def _trec_number(value, integer):
-    """A value as trec_eval prints it: ``%ld`` of the truncated value, else ``%6.4f``."""
+    """A value as trec_eval prints it: ``%ld`` of the truncated value, else ``%6.4f``.
+
+    trec_eval's NaNs are those of x86's ``0.0 / 0.0``, whose sign bit is
+    set: C prints them ``-nan``.
+    """
     if integer and math.isfinite(value):
         return str(int(value))
+    if math.isnan(value):
+        return "  -nan"
     return f"{value:6.4f}"
 
 
@@ -149,21 +159,31 @@ class Report:
     run_id: str | None
 
 
-def build_report(columns, results, run_id, all_overrides=None):
+def build_report(columns, results, run_id, all_overrides=None, per_query_overrides=None):
     """A :class:`Report` from per-query :class:`QueryResults` (``evaluate_run(..., average=None)``).
 
-    The ``all`` value of each column is ``results.mean(name)`` (which sums
-    counts and takes the geometric mean of ``gm_`` measures as the
-    definitions say), unless ``all_overrides`` gives it.
+    The ``all`` value of each column is computed as trec_eval computes it:
+    the per-query values (those of ``per_query_overrides[name]`` where it
+    gives them) added left to right in trec_eval's query order, then divided
+    by their number; counts are summed and ``gm_`` measures take the
+    geometric mean, as the definitions say. ``all_overrides`` gives other
+    ``all`` values.
     """
+    import numpy as np
+
+    from .._engine._results import trec_aggregate
+
     ids = [str(query) for query in results.query_ids]
-    order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"))  # strcmp's order
+    order = np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")), dtype=np.intp)
     values, summary = {}, {}
-    means = results.mean()
+    per_query_overrides = per_query_overrides or {}
     for column in columns:
-        per_query = results[column.evaluated]
-        values[column.printed] = [float(per_query[i]) for i in order]
-        summary[column.printed] = float(means[column.evaluated])
+        per_query = per_query_overrides.get(column.evaluated)
+        if per_query is None:
+            per_query = results[column.evaluated]
+        in_order = np.asarray(per_query, dtype=np.float64)[order]
+        values[column.printed] = in_order.tolist()
+        summary[column.printed] = trec_aggregate(results, column.evaluated, in_order)
     summary.update(all_overrides or {})
     return Report(columns, [ids[i] for i in order], values, summary, run_id)
 
@@ -280,7 +300,7 @@ def _parser():
         default="10",
         help="whose numbers where trec_eval's versions differ: 10 (scores in double precision, "
         "iprec_at_recall cut at round(recall R)) or 9 (single precision, floor(recall R + 0.9); "
-        "also pytrec_eval's and ir_measures')",
+        "also pytrec_eval's, and ir_measures' for its measures pytrec_eval computes)",
     )
     parser.add_argument("--format", choices=tuple(_FORMATS), default="text")
     parser.add_argument("qrels")
@@ -290,7 +310,6 @@ def _parser():
 
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
-    from ..metrics._evaluate import requests_for
     from ._evaluate import check_options, evaluate_joined, join_run
 
     options = dict(
@@ -302,9 +321,24 @@ def _evaluate(arguments, columns):
         trec_eval_version=arguments.trec_eval_version,
     )
     check_options(**options)
-    requests = requests_for([column.evaluated for column in columns], "evaluate_run")
-    joined = join_run(arguments.qrels, arguments.run)
-    results = evaluate_joined(joined, requests, **options)
+    requests = {column.evaluated: column.request for column in columns}
+    leftovers = _leftover_columns(arguments, columns)
+    if leftovers:
+        for name in _COUNTS:  # the per-query counts the leftovers depend on
+            requests.setdefault(name, resolve_request(parse_name(name)))
+    joined = join_run(
+        arguments.qrels, arguments.run, max_docs=arguments.M,
+        trec_eval_version=arguments.trec_eval_version,
+    )  # fmt: skip
+    from .._engine._results import UndefinedMetricWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = evaluate_joined(joined, list(requests.values()), **options)
+    for warning in caught:
+        # Undefined values are not left out of the means here: see _warn_nan.
+        if not issubclass(warning.category, UndefinedMetricWarning):
+            warnings.warn(warning.message, warning.category, stacklevel=1)
     if results.n_queries == 0:
         raise CommandError("no queries with both results and relevance judgments")
     overrides = {}
@@ -313,7 +347,79 @@ def _evaluate(arguments, columns):
         # whatever -l says (m_num_rel.c).
         total = int((joined.grades > 0).sum())
         overrides = {c.printed: total for c in columns if c.printed == "num_rel"}
-    return results, joined.run_name, overrides
+    per_query = {
+        column.evaluated: _leftover_values(arguments, column, results) for column in leftovers
+    }
+    _warn_nan(columns, results, per_query)
+    return results, joined.run_name, overrides, per_query
+
+
+def _warn_nan(columns, results, per_query):
+    """One warning per measure with NaN values: printed ``-nan``, and so is its ``all`` line."""
+    import numpy as np
+
+    for column in columns:
+        values = per_query.get(column.evaluated)
+        values = results[column.evaluated] if values is None else values
+        undefined = int(np.isnan(values).sum())
+        if undefined:
+            warnings.warn(
+                f"{column.printed}: {undefined} of {values.shape[0]} queries have no value "
+                "(0 / 0), printed -nan as trec_eval prints them, and so is the 'all' value.",
+                stacklevel=1,
+            )
+
+
+_COUNTS = ("num_ret", "num_rel")
+
+
+def _leftover_columns(arguments, columns):
+    """The columns whose values trec_eval takes from what its code leaves behind.
+
+    - With ``-J``, a topic left with no document has the interpolated
+      precisions of 0 / 0, NaN, at each recall level whose cut
+      ``round(recall R)`` is 0 (all of them without a relevant document),
+      and so an ``11pt_avg`` of NaN (m_iprec_at_recall.c, m_11pt_avg.c).
+    - With ``-c`` (without ``-J``), trec_eval ranks one unjudged placeholder
+      document for a topic the run missed, then resets ``rbp_resid`` to 0;
+      a parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
+      ``p + (1 - p)`` (trec_eval.c).
+    """
+    leftovers = []
+    for column in columns:
+        name = column.request.definition.name
+        if arguments.J and name in ("iprec_at_recall", "iprec_11pt_avg"):
+            leftovers.append(column)
+        elif arguments.c and not arguments.J and name == "rbp_resid":
+            if column.printed != "rbp_resid":
+                leftovers.append(column)
+    return leftovers
+
+
+def _leftover_values(arguments, column, results):
+    """The per-query values of a :func:`_leftover_columns` column, as trec_eval gives them."""
+    import numpy as np
+
+    from .._engine._kernels import rounded_half_away
+
+    values = np.array(results[column.evaluated], dtype=np.float64)
+    empty = np.asarray(results["num_ret"]) == 0
+    request = column.request
+    if request.definition.name == "rbp_resid":
+        p = float(request.option("p", 0.9))
+        values[empty] = p + (1.0 - p) * 1.0
+        return values
+    if request.definition.name == "iprec_11pt_avg":
+        values[empty] = np.nan  # its first level, 0, always cuts at 0
+        return values
+    recall = float(request.option("recall"))
+    total = np.asarray(results["num_rel"], dtype=np.float64)
+    if arguments.trec_eval_version == "9":
+        cut = np.floor(recall * total + 0.9)
+    else:
+        cut = rounded_half_away(recall * total)
+    values[empty & (cut == 0)] = np.nan
+    return values
 
 
 def main(argv=None, stdout=None):
@@ -358,10 +464,12 @@ def main(argv=None, stdout=None):
             )
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            results, run_id, overrides = _evaluate(arguments, columns)
+            results, run_id, overrides, per_query = _evaluate(arguments, columns)
         for warning in caught:  # one line each, without Python's file and line
             print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
-        report = build_report(columns, results, run_id if prints_runid else None, overrides)
+        report = build_report(
+            columns, results, run_id if prints_runid else None, overrides, per_query
+        )
         text = _FORMATS[arguments.format](report, arguments.q, not arguments.n)
     except SystemExit as exit_:  # --help
         return exit_.code or 0

@@ -17,10 +17,11 @@ import os
 import numpy as np
 
 from .._engine._factorize import BLOCK, run_starts
-from .._engine._judgments import Judgments
+from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
+from .._engine._results import queries_taken
 from .._engine._segments import segment_ranks
 from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
 from .._engine._validation import plain
@@ -123,11 +124,15 @@ def evaluate_run(
     missing_queries : {"ignore", "zero"}, default="ignore"
         Queries of the qrels with no retrieved document: left out of the
         means (trec_eval's default; a warning counts them) or evaluated as
-        an empty ranking, 0 for most measures (trec_eval ``-c``).
+        an empty ranking, 0 for most measures, ``set_P`` included (trec_eval
+        ``-c``). A query ``judged_only`` or ``max_docs`` leaves without a
+        document is an empty ranking too.
     max_docs : int, default=None
         Evaluate only the first ``max_docs`` documents of each query in
         trec_eval's order (score, then document id, descending), as
-        trec_eval ``-M``; None evaluates all of them.
+        trec_eval ``-M``; None evaluates all of them. As trec_eval, only
+        those are checked to appear once: a document repeated below the
+        cut is not an error.
     judged_only : bool, default=False
         Drop the unjudged retrieved documents before ranking, as trec_eval
         ``-J``.
@@ -136,7 +141,8 @@ def evaluate_run(
         interpolated precision reproduce where its versions differ: "10"
         (trec_eval 10.0) compares scores in double precision and cuts
         ``iprec_at_recall`` at ``round(recall R)``; "9" (trec_eval 9.0.x,
-        and so pytrec_eval and ir_measures) compares scores in single
+        and so pytrec_eval, and ir_measures for the measures it computes
+        with pytrec_eval) compares scores in single
         precision (scores equal as float32 tie) and cuts at
         ``floor(recall R + 0.9)``.
     average : {"mean", None}, default="mean"
@@ -153,9 +159,11 @@ def evaluate_run(
     Raises
     ------
     ValueError
-        When no query of the run has judgments, when a DataFrame lacks a
-        column or holds a (query, document) pair twice (trec_eval stops on
-        ``duplicate docs``), or for an option outside its values. When a
+        When no query of the run has judgments (unless
+        ``missing_queries="zero"``, which evaluates every judged query),
+        when a DataFrame lacks a column or holds a (query, document) pair
+        twice (within the top ``max_docs``: trec_eval stops on ``duplicate
+        docs``), or for an option outside its values. When a
         DataFrame has a missing query or document id (NaN, None), a
         relevance that is not an integer (1.5, NaN, inf), or a score that
         is not finite, naming the frame, the column and the pair, as the
@@ -244,7 +252,8 @@ def evaluate_run(
     )
     check_options(**options)
     requests = requests_for(metrics, "evaluate_run")
-    results = evaluate_joined(join_run(qrels, run), requests, **options)
+    joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
+    results = evaluate_joined(joined, requests, **options)
     return results.mean() if average == "mean" else results
 
 
@@ -263,18 +272,23 @@ def check_options(
     PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
 
 
-def join_run(qrels, run):
+def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
     """The :class:`~._coded.JoinedRun` of the qrels and the run, paths or DataFrames.
 
     Two paths are joined on Arrow arrays where pyarrow reads the files
     (:func:`~._coded.read_joined`), else read into DataFrames and joined
-    there, with the readers' checks and errors.
+    there, with the readers' checks and errors. With ``max_docs``, a
+    document repeated in a query is an error only within the query's top
+    ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
+    pair is cut there first.
     """
     pd = import_pandas("evaluate_run")
     joined = None
     if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
         joined = read_joined(qrels, run)
-    return _join_frames(pd, qrels, run) if joined is None else joined
+    if joined is None:
+        joined = _join_frames(pd, qrels, run, max_docs, trec_eval_version)
+    return joined
 
 
 def evaluate_joined(
@@ -292,7 +306,7 @@ def evaluate_joined(
     judged = _present(judged_queries, n_queries)
     # The queries of the run with judgments, and the run rows evaluated, in
     # the order ranked (None: all of them, as they are).
-    ranked, rows = _judged_query_rows(run_queries, judged, query_ids)
+    ranked, rows = _judged_query_rows(run_queries, judged, query_ids, missing_queries == "zero")
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _trec_eval_scores(scores, run_queries, query_ids, trec_eval_version)
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
@@ -313,12 +327,19 @@ def evaluate_joined(
         _warn_unranked(judged, ranked, query_ids)
     if judged_only:
         rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
+    labels, scores, queries = _take(labels, rows), _take(scores, rows), _take(run_queries, rows)
+    if not queries.shape[0]:
+        # No document left in any query (-J, -M 0, or -c with no run query judged):
+        # every query is an empty ranking. The engine ranks one unjudged document
+        # of a query of no one's, left out of the results.
+        labels, scores = np.array([NOT_JUDGED]), np.zeros(1)
+        queries = np.array([n_queries], dtype=np.int64)
 
     results = evaluate_requests(
         requests,
-        _take(labels, rows),
-        _take(scores, rows),
-        qid=_take(run_queries, rows),
+        labels,
+        scores,
+        qid=queries,
         gain=call_gain(requests, "linear"),
         relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties,
@@ -327,7 +348,11 @@ def evaluate_joined(
         trec_eval_version=trec_eval_version,
         query_names=query_ids,
     )
-    return results.with_query_ids(query_ids[results.query_ids])
+    codes = results.query_ids
+    if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
+        results = queries_taken(results, np.arange(codes.shape[0] - 1))
+        codes = results.query_ids
+    return results.with_query_ids(query_ids[codes])
 
 
 def _frame(pd, given, fmt, read):
@@ -353,10 +378,19 @@ def _frame(pd, given, fmt, read):
     return given, f"the {fmt.kind} DataFrame"
 
 
-def _join_frames(pd, qrels, run):
-    """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them."""
+def _join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10"):
+    """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them.
+
+    With ``max_docs``, a run that repeats a (query, document) pair is first
+    cut to the top ``max_docs`` of each query in trec_eval's order (the
+    documents ``-M`` evaluates), where a repeated pair is an error.
+    """
     qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
     run, run_name = _frame(pd, run, RUN, read_trec_run)
+    has_name = "run_name" in run.columns and len(run)
+    last_name = str(run["run_name"].iloc[-1]) if has_name else ""  # of the uncut run
+    if max_docs is not None and len(run) > 1:
+        run = _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version)
     query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
         pd, run, qrels, run_name, qrels_name
     )
@@ -364,7 +398,6 @@ def _join_frames(pd, qrels, run):
     labels = _run_labels(run_keys, judged_keys, grades)
     scores = _numbers(pd, run, "score", run_name, integers=False)
     doc_ids = run["doc_id"]
-    has_name = "run_name" in run.columns and len(run)
     return JoinedRun(
         query_ids,
         run_queries,
@@ -373,8 +406,29 @@ def _join_frames(pd, qrels, run):
         labels,
         scores,
         lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
-        str(run["run_name"].iloc[-1]) if has_name else "",
+        last_name,
     )
+
+
+def _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version):
+    """The run's lines in the top ``max_docs`` of their query, if it repeats a pair (else the run).
+
+    trec_eval ranks a query's lines by score, then document id, both
+    descending, keeps the first ``-M`` of them, and only then checks that
+    no document appears twice.
+    """
+    queries = _strings(pd, run, "query_id", run_name)
+    docs = _strings(pd, run, "doc_id", run_name)
+    if not pd.DataFrame({"q": queries, "d": docs}).duplicated().any():
+        return run
+    scores = run["score"].to_numpy(dtype=np.float64)
+    if trec_eval_version == "9":
+        scores = _single_precision(scores)
+    ranked = pd.DataFrame(
+        {"q": queries.to_numpy(), "s": scores, "d": docs.to_numpy()}
+    ).sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
+    kept = ranked.index.to_numpy()[ranked.groupby("q", sort=False).cumcount().to_numpy() < max_docs]
+    return run.iloc[np.sort(kept)]
 
 
 def _joint_codes(pd, run, qrels, run_name, qrels_name):
@@ -513,18 +567,22 @@ def _run_labels(run_keys, judged_keys, grades):
     return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
 
 
-def _judged_query_rows(run_queries, judged, query_ids):
+def _judged_query_rows(run_queries, judged, query_ids, complete):
     """``(ranked, rows)``: the run's queries with judgments, and their rows (None for all).
 
     ``judged``: the sorted codes of the judged queries. The run's queries
-    without judgments are counted in a warning.
+    without judgments are counted in a warning. Without ``complete``
+    (``missing_queries="zero"``, trec_eval ``-c``, which evaluates every
+    judged query), a run none of whose queries is judged is an error.
     """
     ran = _present(run_queries, query_ids.shape[0])
     ranked = np.intersect1d(ran, judged, assume_unique=True)
-    if not ranked.shape[0]:
+    if not ranked.shape[0] and not complete:
         raise ValueError(
             "evaluate_run: no query of the run has relevance judgments in the qrels; check "
-            "that both use the same query ids (trec_eval stops here too)."
+            "that both use the same query ids (trec_eval stops here too), or give "
+            "missing_queries='zero' to score every judged query as an empty ranking "
+            "(trec_eval -c)."
         )
     if ranked.shape[0] == ran.shape[0]:
         return ranked, None
@@ -532,7 +590,7 @@ def _judged_query_rows(run_queries, judged, query_ids):
     warn_caller(
         f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
         f"judgments and were left out, as trec_eval leaves them out (e.g. "
-        f"{str(query_ids[unjudged[0]])!r}).",
+        f"{plain(query_ids[unjudged[0]])!r}).",
         UnevaluatedQueriesWarning,
     )
     keep = np.zeros(query_ids.shape[0], dtype=bool)
@@ -561,7 +619,7 @@ def _warn_unranked(judged, ranked, query_ids):
         warn_caller(
             f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
             f"retrieved document and were left out of the means (e.g. "
-            f"{str(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
+            f"{plain(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
             "rankings (trec_eval -c).",
             UnevaluatedQueriesWarning,
         )
