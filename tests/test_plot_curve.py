@@ -14,6 +14,7 @@ from _reference import random_case, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
+from sklearn_rank_metrics.plot._curve import FALLING_BEYOND_LISTS
 from test_metrics_exactness import PATHS
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -72,11 +73,17 @@ def test_values_are_the_metric_function_at_every_cutoff(metric, layout, ties):
     display = RankingCurveDisplay.from_predictions(
         y_true, y_score, qid=qid, metric=metric, k_max=35, **options
     )
-    np.testing.assert_array_equal(display.k_, np.arange(1, 36))
+    longest = y_true.shape[1] if qid is None else np.unique(qid, return_counts=True)[1].max()
+    end = 35 if metric in FALLING_BEYOND_LISTS else longest  # the longest list: 29 or 12
+    np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
     expected = [
         function_of(metric)(y_true, y_score, qid=qid, k=int(k), **options) for k in display.k_
     ]
     np.testing.assert_allclose(display.values_, expected, rtol=1e-12, atol=1e-12)
+    if end < 35:  # beyond the longest list the metric keeps the curve's last value
+        for k in (longest + 1, 35, 10**12):
+            beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
+            np.testing.assert_allclose(beyond, display.values_[-1], rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(display.line_.get_xdata(), display.k_)
     np.testing.assert_array_equal(display.line_.get_ydata(), display.values_)
 
@@ -173,8 +180,11 @@ def test_display_reduces_cutoff_by_cutoff_to_the_functions_means_and_spreads():
     from sklearn_rank_metrics.plot._curve import _curve_results
 
     y_true, y_score, qid = short_lists_and_one_long(n_short=8000, short=2, long=300)
-    arguments = (METRICS["recall"], 300, y_true, y_score)
-    means, spreads = _curve_results(*arguments, band=True, qid=qid)
+
+    def evaluate(requests, reduce):
+        return evaluate_requests(requests, y_true, y_score, qid=qid, curve=300, reduce=reduce)
+
+    means, spreads = _curve_results(METRICS["recall"], 300, evaluate, band=True)
     for k in (1, 2, 300):
         per_query = srm.recall_at_k_score(y_true, y_score, qid=qid, k=k, average=None)
         np.testing.assert_allclose(means[k - 1], np.nanmean(per_query), rtol=1e-12)
@@ -192,9 +202,47 @@ def test_huge_exponential_labels_give_exact_ndcg_at_every_cutoff():
     display = RankingCurveDisplay.from_predictions(
         y_true, y_score, qid=qid, k_max=5, gain="exponential"
     )
-    expected = [srm.ndcg_score(y_true, y_score, qid=qid, k=k, gain="exponential") for k in range(1, 6)]
+    np.testing.assert_array_equal(display.k_, [1, 2, 3, 4])  # the longest list
+    expected = [srm.ndcg_score(y_true, y_score, qid=qid, k=k, gain="exponential") for k in range(1, 5)]
     np.testing.assert_allclose(display.values_, expected, rtol=1e-12)
     assert np.all(np.isfinite(display.values_))
+
+
+@pytest.mark.parametrize("metric", [m for m in CURVE_METRICS if m not in FALLING_BEYOND_LISTS])
+def test_a_huge_k_max_stops_at_the_longest_list(metric):
+    """k_max=10**12 over lists of at most 29 documents: the curve of k_max=29, at once; the
+    metric beyond the longest list is the curve's last value."""
+    import time
+
+    y_true, y_score, qid = tied_flat_case(4)
+    longest = int(np.unique(qid, return_counts=True)[1].max())
+    options = {"gain": "exponential"} if metric in GRADED else {}
+    start = time.perf_counter()
+    huge = RankingCurveDisplay.from_predictions(
+        y_true, y_score, qid=qid, metric=metric, k_max=10**12, **options
+    )
+    assert time.perf_counter() - start < 5  # k_max=10**6 took minutes, 10**12 never ended
+    exact = RankingCurveDisplay.from_predictions(
+        y_true, y_score, qid=qid, metric=metric, k_max=longest, **options
+    )
+    np.testing.assert_array_equal(huge.k_, np.arange(1, longest + 1))
+    np.testing.assert_array_equal(huge.values_, exact.values_)
+    for k in (longest + 1, 10**6, 10**12):
+        beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
+        np.testing.assert_allclose(beyond, huge.values_[-1], rtol=1e-12, atol=1e-12)
+
+
+def test_the_curve_goes_on_while_n_relevant_exceeds_the_lists():
+    """recall_cap = hits / min(k, R) changes until k reaches R, beyond the lists."""
+    y_true, y_score, qid = tied_flat_case(5)
+    n_relevant = {q: 60 for q in np.unique(qid)}
+    display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, qid=qid, metric="recall_cap", k_max=10**12, n_relevant=n_relevant
+    )
+    np.testing.assert_array_equal(display.k_, np.arange(1, 61))
+    for k in (1, 30, 45, 60, 61, 10**9):
+        expected = srm.recall_cap_score(y_true, y_score, qid=qid, k=k, n_relevant=n_relevant)
+        np.testing.assert_allclose(display.values_[min(k, 60) - 1], expected, rtol=1e-12)
 
 
 def test_skipped_queries_warn_once_for_the_curve():

@@ -1,6 +1,8 @@
 """``RankingCurveDisplay``: a ranking metric at every cutoff k = 1 .. k_max, drawn as a curve."""
 
+import inspect
 import numbers
+import re
 import warnings
 
 import numpy as np
@@ -9,7 +11,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._definitions import ALIASES, METRICS
 from .._engine._params import check_parameters
-from .._engine._pipeline import Request, evaluate_requests
+from .._engine._pipeline import CurveRequests, evaluate_requests
 from .._engine._warnings import warn_caller
 from ..model_selection._response import ranking_scores
 
@@ -17,6 +19,11 @@ from ..model_selection._response import ranking_scores
 CURVE_METRICS = tuple(
     name for name, d in METRICS.items() if d.function is not None and d.takes_cutoff
 )
+
+# The curve metrics that divide by k (precision: hits / k; f1: 2 hits / (k + R)): they go on
+# falling beyond the longest list, so their curves keep every cutoff up to k_max. Every other
+# curve metric keeps its value there, and its curve stops at the curve's end.
+FALLING_BEYOND_LISTS = ("precision", "f1")
 
 
 def _offered():
@@ -66,9 +73,12 @@ def _check_confidence_band(confidence_band, owner):
     return float(confidence_band)
 
 
-def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
+def _curve_results(definition, k_max, evaluate, band=False):
     """Means of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
 
+    ``evaluate(requests, reduce)`` runs the engine on the curve's
+    :class:`~.._engine._pipeline.CurveRequests` (with ``curve=k_max``); the
+    cutoffs stop at the curve's end (:meth:`~.._engine._evaluation.Evaluation.curve_end`).
     Each cutoff's per-query values are reduced as soon as they are finished
     (to their mean and, for a ``band``, what :func:`_normal_band` needs), so
     that the values of every query at every cutoff are never held at once.
@@ -76,7 +86,6 @@ def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
     queries at every cutoff); those warnings are merged into one per message.
     Returns ``(means, spreads)``, ``spreads`` None without a band.
     """
-    requests = [Request(f"{definition.name}@{k}", definition, k) for k in range(1, k_max + 1)]
 
     def summary(results):
         (name,) = results.metrics
@@ -84,21 +93,17 @@ def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        summaries = evaluate_requests(
-            requests, y_true, y_score, curve=k_max, reduce=summary, **options
-        )
+        cut = definition.name not in FALLING_BEYOND_LISTS
+        summaries = evaluate(CurveRequests(definition, k_max, cut), summary)
     messages = {}
+    cutoff = re.compile(rf"^{re.escape(definition.name)}@[0-9]+:")
     for warning in caught:
         if not issubclass(warning.category, UndefinedMetricWarning):
             warnings.warn_explicit(
                 warning.message, warning.category, warning.filename, warning.lineno
             )
             continue
-        text = str(warning.message)
-        for request in requests:
-            if text.startswith(f"{request.name}:"):
-                text = f"{definition.name}@k (every k)" + text[len(request.name) :]
-                break
+        text = cutoff.sub(f"{definition.name}@k (every k):", str(warning.message), count=1)
         messages.setdefault(text, warning.category)
     for text, category in messages.items():
         warn_caller(text, category)
@@ -170,18 +175,23 @@ class RankingCurveDisplay:
     as more of each ranked list is read: ``values_[i]`` is the mean over
     queries of the metric at cutoff ``k_[i]``, exactly what the metric's
     function gives there (``ndcg_score(y_true, y_score, qid=qid, k=k)``).
-    Create it with :meth:`from_predictions` or :meth:`from_estimator`, which
-    compute every cutoff in one pass and draw; call either again with
+    Create it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_run` (a TREC run and its qrels), which compute every cutoff
+    in one pass and draw; call any of them again with
     ``ax=display.ax_`` to add another model to the same axes. All
     parameters are stored as attributes.
 
     .. math:: \mathrm{curve}(k) = \frac{1}{|Q|} \sum_{q \in Q} M_q@k,
               \qquad k = 1, \dots, k_{\max}
 
+    The curve stops at the longest list (``k_max`` larger than it draws
+    ``k = 1 ..`` that list's length): beyond it no metric changes but
+    precision and f1, which divide by k and keep every cutoff to ``k_max``.
+
     Parameters
     ----------
     k : array-like of shape (n_cutoffs,)
-        The cutoffs, ``1 .. k_max``.
+        The cutoffs, ``1 .. k_max`` (or ``1 ..`` the longest list).
     values : array-like of shape (n_cutoffs,)
         The metric's mean over queries at each cutoff.
     metric : str
@@ -355,7 +365,12 @@ class RankingCurveDisplay:
             an alias (ap, rr, p, hr, ...). Metrics without a cutoff raise a
             ValueError.
         k_max : int, default=20
-            The largest cutoff: the curve has ``k = 1 .. k_max``.
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest list (or at the largest ``n_relevant``, where larger):
+            beyond it every metric keeps its last value, so the curve
+            stops there and a huge ``k_max`` costs nothing more. precision
+            and f1 (``hits / k``, ``2 hits / (k + R)``) go on falling
+            beyond the lists: their curves keep every cutoff to ``k_max``.
         gain : {"linear", "exponential"}, default="linear"
             Gain of a label in ndcg, dcg and cg (see :func:`ndcg_score`).
         relevance_level : float, default=1
@@ -436,12 +451,7 @@ class RankingCurveDisplay:
             ties=ties,
             no_relevant=no_relevant,
         )
-        means, spreads = _curve_results(
-            definition,
-            k_max,
-            y_true,
-            y_score,
-            band=level is not None,
+        options = dict(
             qid=qid,
             gain=gain,
             relevance_level=relevance_level,
@@ -450,11 +460,23 @@ class RankingCurveDisplay:
             no_relevant=no_relevant,
             sample_weight=sample_weight,
         )
+
+        def evaluate(requests, reduce):
+            return evaluate_requests(
+                requests, y_true, y_score, curve=k_max, reduce=reduce, **options
+            )
+
+        return cls._from_curve(definition, k_max, evaluate, level, owner, name, ax, kwargs)
+
+    @classmethod
+    def _from_curve(cls, definition, k_max, evaluate, level, owner, name, ax, plot_kwargs):
+        """The display of the curve ``evaluate`` computes (see :func:`_curve_results`), drawn."""
+        means, spreads = _curve_results(definition, k_max, evaluate, band=level is not None)
         lower = upper = None
         if level is not None:
             lower, upper = _normal_band(means, spreads, definition.name, level, owner)
         display = cls(
-            k=np.arange(1, k_max + 1),
+            k=np.arange(1, means.shape[0] + 1),
             values=means,
             metric=definition.name,
             name=name,
@@ -462,7 +484,7 @@ class RankingCurveDisplay:
             upper=upper,
             confidence_level=level,
         )
-        return display.plot(ax=ax, **kwargs)
+        return display.plot(ax=ax, **plot_kwargs)
 
     @classmethod
     def from_estimator(
@@ -502,7 +524,9 @@ class RankingCurveDisplay:
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20
-            The largest cutoff: the curve has ``k = 1 .. k_max``.
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest list, beyond which the metric keeps its value (precision
+            and f1 excepted, see :meth:`from_predictions`).
         response_method : str, default="auto"
             Which method ranks: ``"predict"``, ``"decision_function"``,
             ``"predict_proba"``, or ``"auto"``, the rule above.
