@@ -433,3 +433,123 @@ def test_the_display_is_exported_where_users_look():
         "ndcg", "dcg", "cg", "map", "precision", "recall", "mrr", "hit_rate", "f1"
     }  # fmt: skip
     assert all(METRICS[name].takes_cutoff for name in CURVE_METRICS)
+
+
+# ------------------------------------------------------ from a TREC run
+def _run_curve_case(seed):
+    """Random qrels and run DataFrames: graded and negative judgments, unjudged and unretrieved
+    documents, ties, a query of the run without judgments and a judged query without a run."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(12):
+        docs = [f"d{d}" for d in rng.choice(60, rng.integers(1, 40), replace=False)]
+        judged = rng.random(len(docs)) < 0.7
+        if q != 10:  # query 10: judged, not retrieved
+            scores = rng.integers(0, 5, len(docs)) / 4
+            run += [(f"q{q}", d, s) for d, s in zip(docs, scores) if rng.random() < 0.8]
+        if q != 11:  # query 11: retrieved, not judged
+            grades = rng.choice([-1, 0, 0, 1, 2, 3], len(docs))
+            qrels += [(f"q{q}", d, g) for d, g, j in zip(docs, grades, judged) if j]
+            qrels.append((f"q{q}", "unretrieved", int(rng.integers(0, 3))))
+    return (
+        pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
+        pd.DataFrame(run, columns=["query_id", "doc_id", "score"]),
+    )
+
+
+def _evaluate_run_at(qrels, run, metric, k_max, **options):
+    """``evaluate_run``'s ``metric@k`` for k = 1 .. k_max (one call: each measure is its own)."""
+    names = [f"{metric}@{k}" for k in range(1, k_max + 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+        means = srm.trec.evaluate_run(qrels, run, metrics=names, **options)
+    return [means[name] for name in names]
+
+
+RUN_METRICS = ["ndcg", "dcg", "map", "precision", "recall", "mrr", "recall_cap", "f1", "hit_rate"]
+
+
+@pytest.mark.parametrize("ties", [None, "average", "trec_eval", "first", "pessimistic"])
+@pytest.mark.parametrize("metric", RUN_METRICS)
+def test_from_run_is_evaluate_run_at_every_cutoff_on_the_example(metric, ties):
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()  # runs of 10 documents, pools of up to 17
+    given = {} if ties is None else {"ties": ties}  # None: evaluate_run's default
+    display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=25, ties=ties)
+    end = 25 if metric in FALLING_BEYOND_LISTS else 17
+    np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
+    expected = _evaluate_run_at(qrels, run, metric, 25, **given)
+    np.testing.assert_allclose(display.values_, expected[:end], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(expected[end:], display.values_[-1], rtol=1e-12, atol=1e-15)
+    assert display.line_.get_label() == "linear"  # the run's name
+
+
+def test_from_run_ndcg_at_10_counts_the_judged_documents_the_run_missed():
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()
+    display = RankingCurveDisplay.from_run(qrels, run, k_max=10, ties="trec_eval")
+    expected = srm.trec.evaluate_run(qrels, run, metrics=["ndcg@10"], ties="trec_eval")
+    assert display.values_[9] == pytest.approx(expected["ndcg@10"], rel=1e-12)
+    merged = srm.trec.read_trec_run(run).merge(
+        srm.trec.read_trec_qrels(qrels), on=["query_id", "doc_id"], how="left"
+    )  # the run merged by hand: the ideal DCG of the retrieved documents only
+    by_hand = srm.ndcg_score(
+        merged["relevance"].fillna(0).clip(lower=0), merged["score"], qid=merged["query_id"], k=10
+    )
+    assert by_hand > display.values_[9] + 0.01
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"ties": "trec_eval"}, {"ties": "first", "missing_queries": "zero"},
+     {"ties": "optimistic", "relevance_level": 2}, {"ties": "trec_eval", "max_docs": 7},
+     {"ties": "average", "judged_only": True}, {"ties": "trec_eval", "trec_eval_version": "9"}],
+)  # fmt: skip
+@pytest.mark.parametrize("seed", range(3))
+def test_from_run_is_evaluate_run_at_every_cutoff_on_random_runs(seed, options):
+    qrels, run = _run_curve_case(seed)
+    for metric in ("ndcg", "map", "precision", "recall", "mrr", "recall_cap"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+            display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=50, **options)
+        expected = _evaluate_run_at(qrels, run, metric, 50, **options)
+        n = display.k_.shape[0]
+        np.testing.assert_array_equal(display.k_, np.arange(1, n + 1))
+        np.testing.assert_allclose(display.values_, expected[:n], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(expected[n:], display.values_[-1], rtol=1e-12, atol=1e-15)
+        plt.close("all")
+
+
+def test_from_run_reads_files_and_takes_a_huge_k_max(tmp_path):
+    qrels, run = _run_curve_case(7)
+    run.assign(q0="Q0", rank=1, name="bm25")[["query_id", "q0", "doc_id", "rank", "score", "name"]].to_csv(
+        tmp_path / "run.txt", sep=" ", header=False, index=False
+    )
+    qrels.assign(iteration=0)[["query_id", "iteration", "doc_id", "relevance"]].to_csv(
+        tmp_path / "qrels.txt", sep=" ", header=False, index=False
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+        from_files = RankingCurveDisplay.from_run(
+            tmp_path / "qrels.txt", str(tmp_path / "run.txt"), k_max=10**12, ties="trec_eval"
+        )
+        from_frames = RankingCurveDisplay.from_run(qrels, run, k_max=41, ties="trec_eval")
+    np.testing.assert_array_equal(from_files.values_, from_frames.values_)
+    assert from_files.line_.get_label() == "bm25"
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [({"metric": "bpref"}, ValueError, "'bpref' has no cutoff"),
+     ({"k_max": 0}, ValueError, "k_max=0"),
+     ({"ties": "random"}, ValueError, "ties='random'"),
+     ({"missing_queries": "drop"}, ValueError, "missing_queries='drop'")],
+)  # fmt: skip
+def test_from_run_wrong_arguments_raise_naming_them(kwargs, error, match):
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    with pytest.raises(error, match=match):
+        RankingCurveDisplay.from_run(*load_trec_example(), **kwargs)

@@ -211,7 +211,12 @@ class Evaluation:
         self.curve_width = None
         self.curve_k_max = curve
         if curve is not None:
-            self.curve_width = int(min(curve, max(self.rq.query_sizes.max(initial=0), 1)))
+            # As wide as the longest list a quantity is taken over: the ranked lists, and the
+            # judged ones that the order-free totals (the ideal DCG) are taken over.
+            longest = [self.rq.query_sizes.max(initial=0), 1]
+            if judged is not None:
+                longest.append(judged.rq.query_sizes.max(initial=0))
+            self.curve_width = int(min(curve, max(longest)))
         self._curves = {}  # quantity with a cutoff -> its curve
         self._columns = {}  # curve -> (k, its values at cutoff k), the last one read
 
@@ -221,14 +226,11 @@ class Evaluation:
         Beyond the longest list no ranked quantity changes, nor beyond the
         most documents a query has judged (or relevant, ``n_relevant``) any
         total with a cutoff (the ideal DCG@k, ``min(k, R)``): the largest of
-        these, at most ``curve`` and at least 1.
+        these (the curve's width, or the largest ``n_relevant``), at most
+        ``curve``.
         """
-        longest = [self.rq.query_sizes.max(initial=0), 1]
-        if self.judged is not None:
-            longest.append(self.judged.rq.query_sizes.max(initial=0))
-        if self.n_relevant is not None:
-            longest.append(self.n_relevant.max(initial=0))
-        return int(min(self.curve_k_max, max(longest)))
+        most_relevant = 0 if self.n_relevant is None else self.n_relevant.max(initial=0)
+        return int(max(self.curve_width, min(self.curve_k_max, most_relevant)))
 
     def computed(self, quantity):
         """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""

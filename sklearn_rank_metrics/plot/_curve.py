@@ -14,6 +14,7 @@ from .._engine._params import check_parameters
 from .._engine._pipeline import CurveRequests, evaluate_requests
 from .._engine._warnings import warn_caller
 from ..model_selection._response import ranking_scores
+from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
 
 # The metrics with a cutoff that have a function of their own: each has a metric@k curve.
 CURVE_METRICS = tuple(
@@ -465,6 +466,125 @@ class RankingCurveDisplay:
             return evaluate_requests(
                 requests, y_true, y_score, curve=k_max, reduce=reduce, **options
             )
+
+        return cls._from_curve(definition, k_max, evaluate, level, owner, name, ax, kwargs)
+
+    @classmethod
+    def from_run(
+        cls,
+        qrels,
+        run,
+        *,
+        metric="ndcg",
+        k_max=20,
+        ties=None,
+        relevance_level=1,
+        missing_queries="ignore",
+        max_docs=None,
+        judged_only=False,
+        trec_eval_version="10",
+        confidence_band=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
+        r"""Compute a metric at every cutoff of a TREC run against its qrels, and draw it.
+
+        Each cutoff is what :func:`~sklearn_rank_metrics.trec.evaluate_run`
+        gives with the same options, from one pass: ``values_[k - 1]``
+        equals ``evaluate_run(qrels, run, metrics=[f"{metric}@{k}"])`` (to
+        the last bits of a double: the curve adds each query's terms as
+        running sums).
+        Judgments follow trec_eval: a judged document the run did not
+        retrieve counts in R and in the ideal DCG, a retrieved document
+        absent from the qrels is not relevant, the run's queries without
+        judgments are left out.
+
+        .. math:: \mathrm{values\_}[k - 1] = \frac{1}{|Q|} \sum_{q \in Q} M_q@k
+
+        Parameters
+        ----------
+        qrels : str, path-like or pandas.DataFrame
+            The relevance judgments, as :func:`~sklearn_rank_metrics.trec.evaluate_run`
+            takes them (a qrels file, or columns ``query_id``, ``doc_id``,
+            ``relevance``).
+        run : str, path-like or pandas.DataFrame
+            The ranking, as ``evaluate_run`` takes it (a run file, or
+            columns ``query_id``, ``doc_id``, ``score``).
+        metric : str, default="ndcg"
+            One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
+        k_max : int, default=20
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut where
+            no value changes any more: at the longest ranked list or the
+            most documents a query has judged, whichever is larger
+            (precision and f1 excepted, see :meth:`from_predictions`).
+        ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default=None
+            Documents of equal score, as in ``evaluate_run``; None takes
+            ``evaluate_run``'s default.
+        relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
+            As in ``evaluate_run``, with its defaults.
+        confidence_band : float, default=None
+            The normal-approximation band of the mean over queries at every
+            cutoff (see :meth:`from_predictions`); None: no band.
+        name : str, default=None
+            The legend entry; None uses the run's name (its last line's
+            ``run_name``), no entry where the run has none.
+        ax : matplotlib Axes, default=None
+            Where to draw; ``ax=display.ax_`` adds this curve to another's.
+        **kwargs
+            Keyword arguments of ``Axes.plot`` for the line.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        See Also
+        --------
+        sklearn_rank_metrics.trec.evaluate_run : The measures at chosen cutoffs.
+        from_predictions : The same from labels and scores.
+
+        References
+        ----------
+        .. [1] trec_eval, the TREC evaluation program:
+           https://github.com/usnistgov/trec_eval
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import RankingCurveDisplay
+        >>> from sklearn_rank_metrics.datasets import load_trec_example
+        >>> from sklearn_rank_metrics.trec import evaluate_run
+        >>> qrels, run = load_trec_example()
+        >>> display = RankingCurveDisplay.from_run(
+        ...     qrels, run, metric="ndcg", k_max=10, ties="trec_eval")
+        >>> display.line_.get_label(), display.values_.round(4)
+        ('linear', array([0.8333, 0.785 , 0.7955, 0.7896, 0.7671, 0.7652, 0.7623, 0.7749,
+               0.7863, 0.7909]))
+        >>> evaluate_run(qrels, run, metrics=["ndcg@10"], ties="trec_eval")
+        {'ndcg@10': 0.7908591892436425}
+        """
+        owner = f"{cls.__name__}.from_run"
+        definition = _check_metric(metric, owner)
+        k_max = _check_k_max(k_max, owner)
+        level = _check_confidence_band(confidence_band, owner)
+        if ties is None:
+            ties = inspect.signature(evaluate_run).parameters["ties"].default
+        options = dict(
+            ties=ties,
+            relevance_level=relevance_level,
+            missing_queries=missing_queries,
+            max_docs=max_docs,
+            judged_only=judged_only,
+            trec_eval_version=trec_eval_version,
+        )
+        check_options(**options)
+        joined = join_run(qrels, run)
+        if name is None and joined.run_name:
+            name = joined.run_name
+
+        def evaluate(requests, reduce):
+            return evaluate_joined(joined, requests, curve=k_max, reduce=reduce, **options)
 
         return cls._from_curve(definition, k_max, evaluate, level, owner, name, ax, kwargs)
 

@@ -256,11 +256,14 @@ def join_run(qrels, run):
 
 def evaluate_joined(
     joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
-    trec_eval_version,
+    trec_eval_version, curve=None, reduce=None,
 ):  # fmt: skip
     """The per-query :class:`QueryResults` of a joined run.
 
-    The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
+    The options are :func:`evaluate_run`'s, checked by :func:`check_options`;
+    ``curve`` and ``reduce`` are the engine's (metric@k curves, see
+    :func:`~.._engine._pipeline.evaluate_requests`): with ``reduce``, the
+    list of its returns.
     """
     pd = import_pandas("evaluate_run")
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
@@ -302,7 +305,11 @@ def evaluate_joined(
         no_relevant="zero",
         judgments=Judgments(judged_queries, grades, empty_queries),
         trec_eval_version=trec_eval_version,
+        curve=curve,
+        reduce=reduce,
     )
+    if reduce is not None:
+        return results
     return results.with_query_ids(query_ids[results.query_ids])
 
 
