@@ -551,5 +551,6 @@ def test_from_run_reads_files_and_takes_a_huge_k_max(tmp_path):
 def test_from_run_wrong_arguments_raise_naming_them(kwargs, error, match):
     from sklearn_rank_metrics.datasets import load_trec_example
 
-    with pytest.raises(error, match=match):
+    with pytest.raises(error, match=match) as raised:
         RankingCurveDisplay.from_run(*load_trec_example(), **kwargs)
+    assert str(raised.value).startswith("RankingCurveDisplay.from_run: ")

@@ -578,7 +578,7 @@ class RankingCurveDisplay:
             judged_only=judged_only,
             trec_eval_version=trec_eval_version,
         )
-        check_options(**options)
+        check_options(**options, owner=owner)
         joined = join_run(qrels, run)
         if name is None and joined.run_name:
             name = joined.run_name

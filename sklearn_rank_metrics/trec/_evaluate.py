@@ -226,18 +226,22 @@ def evaluate_run(
 
 
 def check_options(
-    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
-):
-    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix."""
+    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version,
+    owner="evaluate_run",
+):  # fmt: skip
+    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix.
+
+    ``owner`` names the caller in the errors.
+    """
     check_parameters(
-        "evaluate_run",
+        owner,
         missing_queries=missing_queries,
         max_docs=max_docs,
         judged_only=judged_only,
         trec_eval_version=trec_eval_version,
     )
-    PARAMETERS["judged_relevance_level"].check("evaluate_run", "relevance_level", relevance_level)
-    PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
+    PARAMETERS["judged_relevance_level"].check(owner, "relevance_level", relevance_level)
+    PARAMETERS["run_ties"].check(owner, "ties", ties)
 
 
 def join_run(qrels, run):
