@@ -49,6 +49,20 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
+def stops_early(metric, end, k_max, owner=OWNER):
+    """The warning of a precision or f1 curve that stops at ``end``, the longest list."""
+    return pytest.warns(
+        UserWarning,
+        match=rf"^{owner}: the {metric} curve stops at k={end}, the longest list, not at "
+        rf"k_max={k_max}; beyond it {metric}@k = .* keeps falling\. The metric gives it at any k",
+    )
+
+
+def curve_warnings(caught):
+    """The warnings of ``caught`` that say a curve stops before k_max."""
+    return [w for w in caught if "curve stops at k=" in str(w.message)]
+
+
 def per_query_curve(metric, k_max, y_true, y_score, **options):
     """The engine's per-query values at every cutoff, shape (n_queries, k_max)."""
     definition = METRICS[metric]
@@ -70,17 +84,20 @@ def test_values_are_the_metric_function_at_every_cutoff(metric, layout, ties):
     options = {"ties": ties}
     if metric in GRADED:
         options["gain"] = "exponential"
-    display = RankingCurveDisplay.from_predictions(
-        y_true, y_score, qid=qid, metric=metric, k_max=35, **options
-    )
     longest = y_true.shape[1] if qid is None else np.unique(qid, return_counts=True)[1].max()
-    end = 35 if metric in FALLING_BEYOND_LISTS else longest  # the longest list: 29 or 12
+    end = longest  # the longest list: 29 or 12; the curve stops there for every metric
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        display = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=35, **options
+        )
+    assert len(curve_warnings(caught)) == (metric in FALLING_BEYOND_LISTS)
     np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
     expected = [
         function_of(metric)(y_true, y_score, qid=qid, k=int(k), **options) for k in display.k_
     ]
     np.testing.assert_allclose(display.values_, expected, rtol=1e-12, atol=1e-12)
-    if end < 35:  # beyond the longest list the metric keeps the curve's last value
+    if metric not in FALLING_BEYOND_LISTS:  # beyond the longest list: the curve's last value
         for k in (longest + 1, 35, 10**12):
             beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
             np.testing.assert_allclose(beyond, display.values_[-1], rtol=1e-12, atol=1e-12)
@@ -208,28 +225,63 @@ def test_huge_exponential_labels_give_exact_ndcg_at_every_cutoff():
     assert np.all(np.isfinite(display.values_))
 
 
-@pytest.mark.parametrize("metric", [m for m in CURVE_METRICS if m not in FALLING_BEYOND_LISTS])
+@pytest.mark.parametrize("metric", CURVE_METRICS)
 def test_a_huge_k_max_stops_at_the_longest_list(metric):
     """k_max=10**12 over lists of at most 29 documents: the curve of k_max=29, at once; the
-    metric beyond the longest list is the curve's last value."""
+    metric beyond the longest list is the curve's last value, but for precision and f1, which
+    keep falling there: their curves stop at the longest list too, and say so."""
     import time
 
     y_true, y_score, qid = tied_flat_case(4)
     longest = int(np.unique(qid, return_counts=True)[1].max())
     options = {"gain": "exponential"} if metric in GRADED else {}
+    falling = metric in FALLING_BEYOND_LISTS
     start = time.perf_counter()
-    huge = RankingCurveDisplay.from_predictions(
-        y_true, y_score, qid=qid, metric=metric, k_max=10**12, **options
-    )
+    with stops_early(metric, longest, 10**12) if falling else warnings.catch_warnings():
+        huge = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=10**12, **options
+        )
     assert time.perf_counter() - start < 5  # k_max=10**6 took minutes, 10**12 never ended
-    exact = RankingCurveDisplay.from_predictions(
-        y_true, y_score, qid=qid, metric=metric, k_max=longest, **options
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exact = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=longest, **options
+        )
+    assert curve_warnings(caught) == []  # k_max <= longest: the curve is all it asks for
     np.testing.assert_array_equal(huge.k_, np.arange(1, longest + 1))
     np.testing.assert_array_equal(huge.values_, exact.values_)
     for k in (longest + 1, 10**6, 10**12):
         beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
-        np.testing.assert_allclose(beyond, huge.values_[-1], rtol=1e-12, atol=1e-12)
+        if not falling:
+            np.testing.assert_allclose(beyond, huge.values_[-1], rtol=1e-12, atol=1e-12)
+        elif metric == "precision":  # every query's hits are final: the mean falls as 1 / k
+            np.testing.assert_allclose(beyond, huge.values_[-1] * longest / k, rtol=1e-12)
+        else:
+            assert beyond < huge.values_[-1]
+
+
+@pytest.mark.parametrize("metric", sorted(FALLING_BEYOND_LISTS))
+def test_the_stop_of_a_falling_curve_warns_once_at_the_callers_line_with_the_function(metric):
+    y_true, y_score, qid = tied_flat_case(4)
+    longest = int(np.unique(qid, return_counts=True)[1].max())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=longest + 1
+        )
+    (found,) = curve_warnings(caught)
+    assert issubclass(found.category, UserWarning) and found.filename == __file__
+    assert f"e.g. {metric}_at_k_score(y_true, y_score, qid=qid, k={longest + 1})" in str(
+        found.message
+    )
+    for k_max in (1, longest - 1, longest):  # no warning where the curve reaches k_max
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            display = RankingCurveDisplay.from_predictions(
+                y_true, y_score, qid=qid, metric=metric, k_max=k_max
+            )
+        assert curve_warnings(caught) == [] and display.k_.shape == (k_max,)
+        plt.close("all")
 
 
 def test_the_curve_goes_on_while_n_relevant_exceeds_the_lists():
@@ -477,12 +529,18 @@ def test_from_run_is_evaluate_run_at_every_cutoff_on_the_example(metric, ties):
 
     qrels, run = load_trec_example()  # runs of 10 documents, pools of up to 17
     given = {} if ties is None else {"ties": ties}  # None: evaluate_run's default
-    display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=25, ties=ties)
-    end = 25 if metric in FALLING_BEYOND_LISTS else 17
+    end = 17  # the longest judged list; the curve stops there for every metric
+    falling = metric in FALLING_BEYOND_LISTS
+    owner = "RankingCurveDisplay.from_run"
+    with stops_early(metric, end, 25, owner) if falling else warnings.catch_warnings():
+        display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=25, ties=ties)
     np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
     expected = _evaluate_run_at(qrels, run, metric, 25, **given)
     np.testing.assert_allclose(display.values_, expected[:end], rtol=1e-12, atol=1e-15)
-    np.testing.assert_allclose(expected[end:], display.values_[-1], rtol=1e-12, atol=1e-15)
+    if falling:  # beyond the lists precision and f1 keep falling, as the warning says
+        assert np.all(np.diff(expected[end - 1 :]) < 0)
+    else:
+        np.testing.assert_allclose(expected[end:], display.values_[-1], rtol=1e-12, atol=1e-15)
     assert display.line_.get_label() == "linear"  # the run's name
 
 
@@ -512,14 +570,16 @@ def test_from_run_ndcg_at_10_counts_the_judged_documents_the_run_missed():
 def test_from_run_is_evaluate_run_at_every_cutoff_on_random_runs(seed, options):
     qrels, run = _run_curve_case(seed)
     for metric in ("ndcg", "map", "precision", "recall", "mrr", "recall_cap"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=50, **options)
         expected = _evaluate_run_at(qrels, run, metric, 50, **options)
         n = display.k_.shape[0]
+        assert len(curve_warnings(caught)) == (metric == "precision" and n < 50)
         np.testing.assert_array_equal(display.k_, np.arange(1, n + 1))
         np.testing.assert_allclose(display.values_, expected[:n], rtol=1e-12, atol=1e-15)
-        np.testing.assert_allclose(expected[n:], display.values_[-1], rtol=1e-12, atol=1e-15)
+        if metric != "precision":
+            np.testing.assert_allclose(expected[n:], display.values_[-1], rtol=1e-12, atol=1e-15)
         plt.close("all")
 
 
@@ -539,6 +599,32 @@ def test_from_run_reads_files_and_takes_a_huge_k_max(tmp_path):
         from_frames = RankingCurveDisplay.from_run(qrels, run, k_max=41, ties="trec_eval")
     np.testing.assert_array_equal(from_files.values_, from_frames.values_)
     assert from_files.line_.get_label() == "bm25"
+
+
+@pytest.mark.parametrize("metric", sorted(FALLING_BEYOND_LISTS))
+def test_from_run_precision_and_f1_stop_at_the_longest_list_with_a_huge_k_max(metric):
+    """The run's curve stops at its longest ranked or judged list (17) for precision and f1
+    too: k_max=10**12 is the curve of k_max=17, fast, with the warning naming evaluate_run."""
+    import time
+
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()
+    owner = "RankingCurveDisplay.from_run"
+    start = time.perf_counter()
+    with stops_early(metric, 17, 10**12, owner) as caught:
+        huge = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=10**12)
+    assert time.perf_counter() - start < 5
+    (found,) = curve_warnings(caught)
+    assert f"evaluate_run(qrels, run, metrics=['{metric}@{10**12}'])" in str(found.message)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exact = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=17)
+    assert curve_warnings(caught) == []
+    np.testing.assert_array_equal(huge.k_, np.arange(1, 18))
+    np.testing.assert_array_equal(huge.values_, exact.values_)
+    beyond = srm.trec.evaluate_run(qrels, run, metrics=[f"{metric}@{10**12}"])  # as it says
+    assert beyond[f"{metric}@{10**12}"] < huge.values_[-1]
 
 
 @pytest.mark.parametrize(

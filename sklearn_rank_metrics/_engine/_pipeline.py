@@ -64,21 +64,21 @@ class CurveRequests:
     :func:`evaluate_requests` (with ``curve=k_max``) asks for those up to
     the cutoff beyond which nothing but k itself changes (see
     :meth:`~._evaluation.Evaluation.curve_end`), so that a huge ``k_max``
-    over short lists costs what the lists cost; ``cut=False`` keeps every
-    cutoff (a metric that divides by k goes on falling there). Iterating
-    gives the curve's first request, what a call's options (its gain) are
-    read from.
+    over short lists costs what the lists cost, for every metric (the
+    caller says so where a metric that divides by k would go on falling
+    beyond that end). Iterating gives the curve's first request, what a
+    call's options (its gain) are read from.
     """
 
     definition: MetricDefinition
     k_max: int
-    cut: bool = True
 
     def up_to(self, end):
-        """The requests at ``k = 1 .. min(k_max, end)`` (``1 .. k_max`` without ``cut``)."""
-        last = min(self.k_max, end) if self.cut else self.k_max
+        """The requests at ``k = 1 .. min(k_max, end)``."""
         name = self.definition.name
-        return [Request(f"{name}@{k}", self.definition, k) for k in range(1, last + 1)]
+        return [
+            Request(f"{name}@{k}", self.definition, k) for k in range(1, min(self.k_max, end) + 1)
+        ]
 
     def __iter__(self):
         return iter(self.up_to(1))

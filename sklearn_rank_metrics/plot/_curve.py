@@ -21,10 +21,10 @@ CURVE_METRICS = tuple(
     name for name, d in METRICS.items() if d.function is not None and d.takes_cutoff
 )
 
-# The curve metrics that divide by k (precision: hits / k; f1: 2 hits / (k + R)): they go on
-# falling beyond the longest list, so their curves keep every cutoff up to k_max. Every other
-# curve metric keeps its value there, and its curve stops at the curve's end.
-FALLING_BEYOND_LISTS = ("precision", "f1")
+# The curve metrics that divide by k, with their value beyond the lists: they go on falling
+# beyond the longest list, where every other curve metric keeps its value. Every curve stops
+# at that end (so a huge k_max costs what the lists cost); for these, a k_max beyond it warns.
+FALLING_BEYOND_LISTS = {"precision": "hits / k", "f1": "2 hits / (k + R)"}
 
 
 def _offered():
@@ -94,8 +94,7 @@ def _curve_results(definition, k_max, evaluate, band=False):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        cut = definition.name not in FALLING_BEYOND_LISTS
-        summaries = evaluate(CurveRequests(definition, k_max, cut), summary)
+        summaries = evaluate(CurveRequests(definition, k_max), summary)
     messages = {}
     cutoff = re.compile(rf"^{re.escape(definition.name)}@[0-9]+:")
     for warning in caught:
@@ -158,6 +157,22 @@ def _normal_band(means, spreads, metric, confidence_level, owner):
     return means - half_width, means + half_width
 
 
+def _warn_if_falling_beyond_the_end(metric, end, k_max, owner, example):
+    """Say that a precision or f1 curve stops at ``end``, the longest list, before ``k_max``.
+
+    Beyond the longest list these metrics go on falling (``hits / k``),
+    which the curve does not draw; the metric's function gives any cutoff.
+    """
+    if metric not in FALLING_BEYOND_LISTS or end >= k_max:
+        return
+    warn_caller(
+        f"{owner}: the {metric} curve stops at k={end}, the longest list, not at "
+        f"k_max={k_max}; beyond it {metric}@k = {FALLING_BEYOND_LISTS[metric]} keeps falling. "
+        f"The metric gives it at any k, e.g. {example}.",
+        UserWarning,
+    )
+
+
 def _pyplot(owner):
     try:
         import matplotlib.pyplot as plt
@@ -186,13 +201,15 @@ class RankingCurveDisplay:
               \qquad k = 1, \dots, k_{\max}
 
     The curve stops at the longest list (``k_max`` larger than it draws
-    ``k = 1 ..`` that list's length): beyond it no metric changes but
-    precision and f1, which divide by k and keep every cutoff to ``k_max``.
+    ``k = 1 ..`` that list's length), so a huge ``k_max`` costs what the
+    lists cost: beyond it no metric changes but precision and f1, which
+    divide by k and keep falling there; for these a ``k_max`` beyond the
+    end warns, and the metric's function gives any cutoff.
 
     Parameters
     ----------
     k : array-like of shape (n_cutoffs,)
-        The cutoffs, ``1 .. k_max`` (or ``1 ..`` the longest list).
+        The cutoffs, ``1 .. k_max`` (or ``1 ..`` the longest list, where shorter).
     values : array-like of shape (n_cutoffs,)
         The metric's mean over queries at each cutoff.
     metric : str
@@ -367,11 +384,11 @@ class RankingCurveDisplay:
             ValueError.
         k_max : int, default=20
             The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
-            longest list (or at the largest ``n_relevant``, where larger):
-            beyond it every metric keeps its last value, so the curve
-            stops there and a huge ``k_max`` costs nothing more. precision
-            and f1 (``hits / k``, ``2 hits / (k + R)``) go on falling
-            beyond the lists: their curves keep every cutoff to ``k_max``.
+            longest list (or at the largest ``n_relevant``, where larger),
+            so a huge ``k_max`` costs nothing more. Beyond that end every
+            metric keeps its last value but precision and f1 (``hits / k``,
+            ``2 hits / (k + R)``), which go on falling: their curves stop
+            there too, with a warning (see Warns).
         gain : {"linear", "exponential"}, default="linear"
             Gain of a label in ndcg, dcg and cg (see :func:`ndcg_score`).
         relevance_level : float, default=1
@@ -406,6 +423,18 @@ class RankingCurveDisplay:
         Returns
         -------
         display : RankingCurveDisplay
+
+        Warns
+        -----
+        UserWarning
+            With ``metric`` precision or f1 and ``k_max`` beyond the
+            longest list: the curve stops at that list's end ``L`` (where
+            the value still falls as ``hits / k``); the metric's function
+            gives any cutoff beyond it (``precision_at_k_score(y_true,
+            y_score, qid=qid, k=k_max)``). No warning for ``k_max <= L``.
+        UndefinedMetricWarning
+            Once for the curve, where queries are left out (as the metric's
+            function warns).
 
         See Also
         --------
@@ -467,7 +496,10 @@ class RankingCurveDisplay:
                 requests, y_true, y_score, curve=k_max, reduce=reduce, **options
             )
 
-        return cls._from_curve(definition, k_max, evaluate, level, owner, name, ax, kwargs)
+        example = f"{definition.function}(y_true, y_score, qid=qid, k={k_max})"
+        return cls._from_curve(
+            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
+        )
 
     @classmethod
     def from_run(
@@ -514,10 +546,11 @@ class RankingCurveDisplay:
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20
-            The largest cutoff: the curve has ``k = 1 .. k_max``, cut where
-            no value changes any more: at the longest ranked list or the
-            most documents a query has judged, whichever is larger
-            (precision and f1 excepted, see :meth:`from_predictions`).
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest ranked list or the most documents a query has judged,
+            whichever is larger, beyond which no value changes but
+            precision's and f1's, which go on falling: their curves stop
+            there too, with a warning (see Warns).
         ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default=None
             Documents of equal score, as in ``evaluate_run``; None takes
             ``evaluate_run``'s default.
@@ -537,6 +570,14 @@ class RankingCurveDisplay:
         Returns
         -------
         display : RankingCurveDisplay
+
+        Warns
+        -----
+        UserWarning
+            With ``metric`` precision or f1 and ``k_max`` beyond the curve's
+            end ``L`` (the longest ranked or judged list): the curve stops
+            at ``L``; ``evaluate_run(qrels, run, metrics=["precision@1000"])``
+            gives any cutoff beyond it. No warning for ``k_max <= L``.
 
         See Also
         --------
@@ -586,12 +627,22 @@ class RankingCurveDisplay:
         def evaluate(requests, reduce):
             return evaluate_joined(joined, requests, curve=k_max, reduce=reduce, **options)
 
-        return cls._from_curve(definition, k_max, evaluate, level, owner, name, ax, kwargs)
+        example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
+        return cls._from_curve(
+            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
+        )
 
     @classmethod
-    def _from_curve(cls, definition, k_max, evaluate, level, owner, name, ax, plot_kwargs):
-        """The display of the curve ``evaluate`` computes (see :func:`_curve_results`), drawn."""
+    def _from_curve(
+        cls, definition, k_max, evaluate, level, owner, name, ax, plot_kwargs, example
+    ):
+        """The display of the curve ``evaluate`` computes (see :func:`_curve_results`), drawn.
+
+        ``example``: the call that gives the metric at one cutoff ``k_max``,
+        for the warning of a precision or f1 curve that stops before it.
+        """
         means, spreads = _curve_results(definition, k_max, evaluate, band=level is not None)
+        _warn_if_falling_beyond_the_end(definition.name, means.shape[0], k_max, owner, example)
         lower = upper = None
         if level is not None:
             lower, upper = _normal_band(means, spreads, definition.name, level, owner)
@@ -645,8 +696,9 @@ class RankingCurveDisplay:
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20
             The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
-            longest list, beyond which the metric keeps its value (precision
-            and f1 excepted, see :meth:`from_predictions`).
+            longest list, beyond which the metric keeps its value
+            (precision and f1 keep falling: they warn, see
+            :meth:`from_predictions`).
         response_method : str, default="auto"
             Which method ranks: ``"predict"``, ``"decision_function"``,
             ``"predict_proba"``, or ``"auto"``, the rule above.
