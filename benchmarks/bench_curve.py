@@ -31,6 +31,7 @@ when it differs).
 """
 
 import argparse
+import inspect
 import os
 import sys
 import tempfile
@@ -80,7 +81,17 @@ def child(directory, metrics, k_max, repeat, score_levels):
             return function(y_true, y_score, qid=qid, k=10)
 
         def curve():
-            computed = _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)
+            if "evaluate" in inspect.signature(_curve_results).parameters:
+                from sklearn_rank_metrics._engine._pipeline import evaluate_requests
+
+                def evaluate(requests, reduce):
+                    return evaluate_requests(
+                        requests, y_true, y_score, qid=qid, curve=k_max, reduce=reduce
+                    )
+
+                computed = _curve_results(METRICS[metric], k_max, evaluate)
+            else:  # checkouts before from_run: the curve took the inputs themselves
+                computed = _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)
             # Checkouts before the per-cutoff reduction returned (results, means).
             return computed[0] if isinstance(computed[0], np.ndarray) else computed[1]
 

@@ -80,6 +80,16 @@ def sections():
     return result
 
 
+def shared_names():
+    """The public names documented in more than one module (``evaluate``: metrics, dask, spark).
+
+    Their pages are titled ``module.name`` (``dask.evaluate``), so that the API
+    sidebar, which lists the pages by title, tells them apart.
+    """
+    names = [name for _, _, module_names in sections() for name in module_names]
+    return sorted({name for name in names if names.count(name) > 1})
+
+
 def page_of(module_name, name):
     """The docname of the page of ``module_name.name`` (relative to docs/)."""
     return f"api/generated/{module_name}.{name}"

@@ -17,6 +17,13 @@ reader must see:
 - gallery pages: the output an example printed, and its figure loaded (an
   image whose natural width is above 0); the performance page's figure;
 - the search page, which finds ``ndcg_score``;
+- wide tables: on the pages with tables, none wider than the article unless it
+  scrolls in a wrapper of its own; on the metrics page every table fits the
+  article whole (no column cut off) with no column squeezed: no
+  cell narrower than ``MIN_COLUMN_PX`` whose text takes 3 lines or more at
+  under 1.5 words a line (a formula a word a line);
+- the API sidebar: no two entries with the same label (``evaluate`` of the
+  metrics, dask and spark modules are told apart by their module);
 - a page for every public name of every public module's ``__all__``;
 - no request of any page failed or got an error status, and no page
   reached outside the local server (MathJax and the theme's fonts are
@@ -118,6 +125,74 @@ def check_api_pages(checker, site):
                   f"their page{' (missing: ' + ', '.join(missing) + ')' if missing else ''}")  # fmt: skip
 
 
+# Pages with tables (a viewport 1280 px wide), and whether each table must fit the article whole
+# with no column squeezed (the metrics page's tables of definitions); elsewhere a table may scroll
+# in its wrapper.
+TABLE_PAGES = {
+    "metrics.html": True, "conventions.html": False, "command_line.html": False,
+    "comparing_models.html": False, "model_selection.html": False, "scaling_out.html": False,
+    "benchmarks.html": False, "architecture.html": False,
+}  # fmt: skip
+MIN_COLUMN_PX = 120
+
+# Per table of the article: its width, the room it has, whether its wrapper scrolls, its columns.
+TABLES = """MIN => Array.from(document.querySelectorAll('article table')).map(table => {
+  const wrapper = table.parentElement;
+  const first = table.rows.length ? Array.from(table.rows[0].cells) : [];
+  return {
+    width: table.scrollWidth,
+    room: wrapper.clientWidth,
+    scrolls: ['auto', 'scroll'].includes(getComputedStyle(wrapper).overflowX),
+    columns: first.map(cell => Math.round(cell.getBoundingClientRect().width)),
+    head: first.map(cell => cell.innerText.trim().slice(0, 20)),
+    squeezed: Array.from(table.rows).flatMap(row => Array.from(row.cells)).filter(cell => {
+      // A cell narrower than the minimum, its text on 3 lines or more, under 1.5 words a line.
+      const tops = new Set();
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        for (const rect of range.getClientRects()) if (rect.width > 0) tops.add(Math.round(rect.top / 4));
+      }
+      const words = cell.innerText.trim().split(/\s+/).length;
+      return cell.getBoundingClientRect().width < MIN && tops.size >= 3 && words / tops.size < 1.5;
+    }).map(cell => `${cell.innerText.trim().replace(/\s+/g, ' ').slice(0, 30)} (${Math.round(cell.getBoundingClientRect().width)} px)`),
+  };
+})"""
+
+
+def check_tables(checker):
+    """No table overflows its page, and no column of one is squeezed."""
+    for path, must_fit in TABLE_PAGES.items():
+        page = checker.open(path)
+        tables = page.evaluate(TABLES, MIN_COLUMN_PX)
+        checker.check(len(tables) >= 1, f"{path}: {len(tables)} tables")
+        for number, table in enumerate(tables, start=1):
+            fits = table["width"] <= table["room"] + 1
+            what = f"{path}, table {number} ({', '.join(table['head'])})"
+            if not must_fit:
+                checker.check(fits or table["scrolls"], f"{what}: {table['width']} px fit the "
+                              f"article's {table['room']} px, or scroll in a wrapper")  # fmt: skip
+                continue
+            checker.check(fits, f"{what}: {table['width']} px fit the article's {table['room']} px")
+            squeezed = table["squeezed"]
+            checker.check(not squeezed, f"{what}: no cell under {MIN_COLUMN_PX} px a word a line "
+                          f"(columns {table['columns']} px; {'; '.join(squeezed[:3]) or 'none'})")  # fmt: skip
+        page.close()
+
+
+def check_sidebar_labels(checker):
+    """The API sidebar's entries have different labels (a page title each)."""
+    page = checker.open("api/index.html")
+    labels = page.eval_on_selector_all(
+        ".bd-sidebar-primary nav a", "anchors => anchors.map(a => a.textContent.trim())"
+    )
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    checker.check(len(labels) >= 30 and not repeated,
+                  f"API sidebar: {len(labels)} entries, repeated labels: {repeated or 'none'}")  # fmt: skip
+    page.close()
+
+
 def run_checks(checker):
     check = checker.check
 
@@ -187,6 +262,9 @@ def run_checks(checker):
     check(any("sklearn_rank_metrics.metrics.ndcg_score.html" in link for link in links),
           f"search: 'ndcg_score' finds its API page ({len(links)} results)")  # fmt: skip
     page.close()
+
+    check_tables(checker)
+    check_sidebar_labels(checker)
 
     check(not checker.bad_requests, "no failed, erroneous or outside request: "
           + ("; ".join(sorted(set(checker.bad_requests))[:10]) or "none"))  # fmt: skip

@@ -46,6 +46,8 @@ templates_path = ["_templates"]
 # The API reference: one page per public name, from the modules' __all__.
 api_reference.write(HERE / "api" / "index.rst")
 autosummary_generate = True
+# The template titles a page ``module.name`` where the name is public in several modules.
+autosummary_context = {"shared_names": api_reference.shared_names()}
 autodoc_default_options = {"member-order": "groupwise"}
 autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
 
@@ -125,6 +127,8 @@ html_theme_options = {
     "header_links_before_dropdown": 7,
 }
 html_context = {"default_mode": "light"}
+html_static_path = ["_static"]
+html_css_files = ["tables.css"]  # wide tables: no squeezed column, a visible scroll bar
 html_show_sourcelink = True
 
 

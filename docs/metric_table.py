@@ -29,7 +29,10 @@ MEASURES_END = "<!-- end of measure table -->"
 
 
 def _function_call(definition):
-    """``hit_rate_score(level="item")``: the function, with options that differ from its defaults."""
+    """```hit_rate_score` (`level="item"`)``: the function, with options that differ from its defaults.
+
+    The options are a code span of their own, so that a narrow column breaks between the two.
+    """
     if definition.function is None:
         return "`evaluate` only"
     parameters = inspect.signature(getattr(sklearn_rank_metrics, definition.function)).parameters
@@ -39,7 +42,7 @@ def _function_call(definition):
         if parameters[option].default != value
     }
     arguments = ", ".join(f'{option}="{value}"' for option, value in fixed.items())
-    return f"`{definition.function}({arguments})`" if arguments else f"`{definition.function}`"
+    return f"`{definition.function}` (`{arguments}`)" if arguments else f"`{definition.function}`"
 
 
 def _names(definition):

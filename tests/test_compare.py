@@ -106,6 +106,45 @@ def test_wilcoxon_equals_scipy_wilcoxon(n):
     assert row["p_value"] == pytest.approx(stats.wilcoxon(b - a).pvalue, rel=1e-12)
 
 
+def test_wilcoxon_p_value_of_each_column_equals_scipy_on_that_column_alone():
+    # scipy's automatic method is exact for a small column without zeros or ties and the normal
+    # approximation otherwise (and beyond 50 queries): each (model, metric) must get its own.
+    rng = np.random.default_rng(3)
+    n = 40
+    base = {"smooth": rng.random(n), "coarse": np.round(rng.random(n) * 4) / 4, "sparse": rng.random(n)}
+    shifted = {
+        "b": {"smooth": base["smooth"] + 0.05 + 0.2 * rng.standard_normal(n),  # exact
+              "coarse": np.round((base["coarse"] + 0.3 * rng.standard_normal(n)) * 4) / 4,  # ties, zeros
+              "sparse": base["sparse"] + 0.1 * rng.standard_normal(n)},
+        "c": {"smooth": np.where(np.arange(n) < 5, base["smooth"], base["smooth"] + rng.random(n)),  # zeros
+              "coarse": base["coarse"] + rng.random(n) - 0.4,  # no ties: exact
+              "sparse": base["sparse"] + 0.2 * rng.standard_normal(n)},
+    }  # fmt: skip
+    skipped = np.arange(n) % 3 == 0  # "sparse" is compared on fewer queries, a group of its own
+
+    def results(values):
+        return QueryResults(np.arange(n), {
+            name: finish(name, QueryValues(v, skipped if name == "sparse" else None), "skip")
+            for name, v in values.items()
+        }, None)  # fmt: skip
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result = compare_results(
+            {"a": results(base), "b": results(shifted["b"]), "c": results(shifted["c"])},
+            test="wilcoxon", random_state=0,
+        )  # fmt: skip
+        methods = set()
+        for model in ("b", "c"):
+            for metric in base:
+                kept = ~skipped if metric == "sparse" else np.ones(n, dtype=bool)
+                column = (shifted[model][metric] - base[metric])[kept]
+                expected = stats.wilcoxon(column).pvalue
+                methods.add(expected == stats.wilcoxon(column, method="exact").pvalue)
+                assert _row(result, model, metric)["p_value"] == expected, (model, metric)
+    assert methods == {True, False}  # the columns do differ in scipy's method
+
+
 @pytest.mark.parametrize("discrete", [False, True], ids=["continuous", "tied differences"])
 def test_exact_permutation_test_equals_scipy_permutation_test(discrete):
     a, b = _paired(n=12, shift=0.1, discrete=discrete)

@@ -1,9 +1,12 @@
 """The documentation's code and the examples run, with real boosters, as written.
 
-``docs/model_selection.md``'s Python blocks run in order in one namespace
-(later blocks use the names of earlier ones), as a reader would paste them.
+``docs/model_selection.md``'s and ``README.md``'s Python blocks run in order
+in one namespace (later blocks use the names of earlier ones), as a reader
+would paste them.
 """
 
+import ast
+import importlib.util
 import re
 import runpy
 import sys
@@ -17,6 +20,59 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def python_blocks(path):
     return re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_readme_code_fences_are_balanced_and_close_on_their_own_line():
+    """Text after a closing fence (```` ``` See ...````) opens a new block that swallows the
+    rest of the page on GitHub."""
+    fences = [
+        (number, line)
+        for number, line in enumerate((ROOT / "README.md").read_text(encoding="utf-8").splitlines(), 1)
+        if line.lstrip().startswith("```")
+    ]
+    assert fences
+    for position, (number, line) in enumerate(fences):
+        if position % 2 == 0:  # an opening fence: ``` and a language
+            assert re.fullmatch(r"```[a-z]+", line), f"README.md line {number}: {line!r}"
+        else:  # a closing fence: ``` alone
+            assert line == "```", f"README.md line {number} should close a block alone: {line!r}"
+    assert len(fences) % 2 == 0, f"README.md: the block opened on line {fences[-1][0]} never closes"
+
+
+def _missing_imports(block):
+    """The top-level modules a block imports that are not installed (an optional extra)."""
+    roots = set()
+    for node in ast.walk(ast.parse(block)):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            roots.add(node.module.split(".")[0])
+    return sorted(root for root in roots if importlib.util.find_spec(root) is None)
+
+
+def test_readme_python_blocks_run_as_written(tmp_path, monkeypatch):
+    blocks = python_blocks(ROOT / "README.md")
+    assert len(blocks) >= 4
+    if importlib.util.find_spec("matplotlib") is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)  # whatever a snippet writes stays out of the repository
+    namespace, skipped = {}, []
+    with sklearn.config_context():  # a snippet switches metadata routing on globally
+        for number, block in enumerate(blocks, start=1):
+            missing = _missing_imports(block)
+            if missing:  # an optional extra: later blocks do not use its names
+                skipped.append(f"block {number} needs {', '.join(missing)}")
+                continue
+            exec(compile(block, f"README.md, python block {number}", "exec"), namespace)
+    if "display" in namespace:
+        import matplotlib.pyplot as plt
+
+        assert [t.get_text() for t in namespace["display"].ax_.get_legend().get_texts()] == ["a", "b"]
+        plt.close("all")
+    if skipped:
+        pytest.skip("; ".join(skipped))
 
 
 def test_model_selection_docs_run(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ from _reference import random_case, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
+from sklearn_rank_metrics.plot._curve import FALLING_BEYOND_LISTS
 from test_metrics_exactness import PATHS
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -48,6 +49,20 @@ def _quiet(function, *args, **kwargs):
         return function(*args, **kwargs)
 
 
+def stops_early(metric, end, k_max, owner=OWNER):
+    """The warning of a precision or f1 curve that stops at ``end``, the longest list."""
+    return pytest.warns(
+        UserWarning,
+        match=rf"^{owner}: the {metric} curve stops at k={end}, the longest list, not at "
+        rf"k_max={k_max}; beyond it {metric}@k = .* keeps falling\. The metric gives it at any k",
+    )
+
+
+def curve_warnings(caught):
+    """The warnings of ``caught`` that say a curve stops before k_max."""
+    return [w for w in caught if "curve stops at k=" in str(w.message)]
+
+
 def per_query_curve(metric, k_max, y_true, y_score, **options):
     """The engine's per-query values at every cutoff, shape (n_queries, k_max)."""
     definition = METRICS[metric]
@@ -69,14 +84,23 @@ def test_values_are_the_metric_function_at_every_cutoff(metric, layout, ties):
     options = {"ties": ties}
     if metric in GRADED:
         options["gain"] = "exponential"
-    display = RankingCurveDisplay.from_predictions(
-        y_true, y_score, qid=qid, metric=metric, k_max=35, **options
-    )
-    np.testing.assert_array_equal(display.k_, np.arange(1, 36))
+    longest = y_true.shape[1] if qid is None else np.unique(qid, return_counts=True)[1].max()
+    end = longest  # the longest list: 29 or 12; the curve stops there for every metric
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        display = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=35, **options
+        )
+    assert len(curve_warnings(caught)) == (metric in FALLING_BEYOND_LISTS)
+    np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
     expected = [
         function_of(metric)(y_true, y_score, qid=qid, k=int(k), **options) for k in display.k_
     ]
     np.testing.assert_allclose(display.values_, expected, rtol=1e-12, atol=1e-12)
+    if metric not in FALLING_BEYOND_LISTS:  # beyond the longest list: the curve's last value
+        for k in (longest + 1, 35, 10**12):
+            beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
+            np.testing.assert_allclose(beyond, display.values_[-1], rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(display.line_.get_xdata(), display.k_)
     np.testing.assert_array_equal(display.line_.get_ydata(), display.values_)
 
@@ -173,8 +197,11 @@ def test_display_reduces_cutoff_by_cutoff_to_the_functions_means_and_spreads():
     from sklearn_rank_metrics.plot._curve import _curve_results
 
     y_true, y_score, qid = short_lists_and_one_long(n_short=8000, short=2, long=300)
-    arguments = (METRICS["recall"], 300, y_true, y_score)
-    means, spreads = _curve_results(*arguments, band=True, qid=qid)
+
+    def evaluate(requests, reduce):
+        return evaluate_requests(requests, y_true, y_score, qid=qid, curve=300, reduce=reduce)
+
+    means, spreads = _curve_results(METRICS["recall"], 300, evaluate, band=True)
     for k in (1, 2, 300):
         per_query = srm.recall_at_k_score(y_true, y_score, qid=qid, k=k, average=None)
         np.testing.assert_allclose(means[k - 1], np.nanmean(per_query), rtol=1e-12)
@@ -192,9 +219,82 @@ def test_huge_exponential_labels_give_exact_ndcg_at_every_cutoff():
     display = RankingCurveDisplay.from_predictions(
         y_true, y_score, qid=qid, k_max=5, gain="exponential"
     )
-    expected = [srm.ndcg_score(y_true, y_score, qid=qid, k=k, gain="exponential") for k in range(1, 6)]
+    np.testing.assert_array_equal(display.k_, [1, 2, 3, 4])  # the longest list
+    expected = [srm.ndcg_score(y_true, y_score, qid=qid, k=k, gain="exponential") for k in range(1, 5)]
     np.testing.assert_allclose(display.values_, expected, rtol=1e-12)
     assert np.all(np.isfinite(display.values_))
+
+
+@pytest.mark.parametrize("metric", CURVE_METRICS)
+def test_a_huge_k_max_stops_at_the_longest_list(metric):
+    """k_max=10**12 over lists of at most 29 documents: the curve of k_max=29, at once; the
+    metric beyond the longest list is the curve's last value, but for precision and f1, which
+    keep falling there: their curves stop at the longest list too, and say so."""
+    import time
+
+    y_true, y_score, qid = tied_flat_case(4)
+    longest = int(np.unique(qid, return_counts=True)[1].max())
+    options = {"gain": "exponential"} if metric in GRADED else {}
+    falling = metric in FALLING_BEYOND_LISTS
+    start = time.perf_counter()
+    with stops_early(metric, longest, 10**12) if falling else warnings.catch_warnings():
+        huge = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=10**12, **options
+        )
+    assert time.perf_counter() - start < 5  # k_max=10**6 took minutes, 10**12 never ended
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exact = RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=longest, **options
+        )
+    assert curve_warnings(caught) == []  # k_max <= longest: the curve is all it asks for
+    np.testing.assert_array_equal(huge.k_, np.arange(1, longest + 1))
+    np.testing.assert_array_equal(huge.values_, exact.values_)
+    for k in (longest + 1, 10**6, 10**12):
+        beyond = function_of(metric)(y_true, y_score, qid=qid, k=k, **options)
+        if not falling:
+            np.testing.assert_allclose(beyond, huge.values_[-1], rtol=1e-12, atol=1e-12)
+        elif metric == "precision":  # every query's hits are final: the mean falls as 1 / k
+            np.testing.assert_allclose(beyond, huge.values_[-1] * longest / k, rtol=1e-12)
+        else:
+            assert beyond < huge.values_[-1]
+
+
+@pytest.mark.parametrize("metric", sorted(FALLING_BEYOND_LISTS))
+def test_the_stop_of_a_falling_curve_warns_once_at_the_callers_line_with_the_function(metric):
+    y_true, y_score, qid = tied_flat_case(4)
+    longest = int(np.unique(qid, return_counts=True)[1].max())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        RankingCurveDisplay.from_predictions(
+            y_true, y_score, qid=qid, metric=metric, k_max=longest + 1
+        )
+    (found,) = curve_warnings(caught)
+    assert issubclass(found.category, UserWarning) and found.filename == __file__
+    assert f"e.g. {metric}_at_k_score(y_true, y_score, qid=qid, k={longest + 1})" in str(
+        found.message
+    )
+    for k_max in (1, longest - 1, longest):  # no warning where the curve reaches k_max
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            display = RankingCurveDisplay.from_predictions(
+                y_true, y_score, qid=qid, metric=metric, k_max=k_max
+            )
+        assert curve_warnings(caught) == [] and display.k_.shape == (k_max,)
+        plt.close("all")
+
+
+def test_the_curve_goes_on_while_n_relevant_exceeds_the_lists():
+    """recall_cap = hits / min(k, R) changes until k reaches R, beyond the lists."""
+    y_true, y_score, qid = tied_flat_case(5)
+    n_relevant = {q: 60 for q in np.unique(qid)}
+    display = RankingCurveDisplay.from_predictions(
+        y_true, y_score, qid=qid, metric="recall_cap", k_max=10**12, n_relevant=n_relevant
+    )
+    np.testing.assert_array_equal(display.k_, np.arange(1, 61))
+    for k in (1, 30, 45, 60, 61, 10**9):
+        expected = srm.recall_cap_score(y_true, y_score, qid=qid, k=k, n_relevant=n_relevant)
+        np.testing.assert_allclose(display.values_[min(k, 60) - 1], expected, rtol=1e-12)
 
 
 def test_skipped_queries_warn_once_for_the_curve():
@@ -385,3 +485,169 @@ def test_the_display_is_exported_where_users_look():
         "ndcg", "dcg", "cg", "map", "precision", "recall", "mrr", "hit_rate", "f1"
     }  # fmt: skip
     assert all(METRICS[name].takes_cutoff for name in CURVE_METRICS)
+
+
+# ------------------------------------------------------ from a TREC run
+def _run_curve_case(seed):
+    """Random qrels and run DataFrames: graded and negative judgments, unjudged and unretrieved
+    documents, ties, a query of the run without judgments and a judged query without a run."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(12):
+        docs = [f"d{d}" for d in rng.choice(60, rng.integers(1, 40), replace=False)]
+        judged = rng.random(len(docs)) < 0.7
+        if q != 10:  # query 10: judged, not retrieved
+            scores = rng.integers(0, 5, len(docs)) / 4
+            run += [(f"q{q}", d, s) for d, s in zip(docs, scores) if rng.random() < 0.8]
+        if q != 11:  # query 11: retrieved, not judged
+            grades = rng.choice([-1, 0, 0, 1, 2, 3], len(docs))
+            qrels += [(f"q{q}", d, g) for d, g, j in zip(docs, grades, judged) if j]
+            qrels.append((f"q{q}", "unretrieved", int(rng.integers(0, 3))))
+    return (
+        pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
+        pd.DataFrame(run, columns=["query_id", "doc_id", "score"]),
+    )
+
+
+def _evaluate_run_at(qrels, run, metric, k_max, **options):
+    """``evaluate_run``'s ``metric@k`` for k = 1 .. k_max (one call: each measure is its own)."""
+    names = [f"{metric}@{k}" for k in range(1, k_max + 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+        means = srm.trec.evaluate_run(qrels, run, metrics=names, **options)
+    return [means[name] for name in names]
+
+
+RUN_METRICS = ["ndcg", "dcg", "map", "precision", "recall", "mrr", "recall_cap", "f1", "hit_rate"]
+
+
+@pytest.mark.parametrize("ties", [None, "average", "trec_eval", "first", "pessimistic"])
+@pytest.mark.parametrize("metric", RUN_METRICS)
+def test_from_run_is_evaluate_run_at_every_cutoff_on_the_example(metric, ties):
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()  # runs of 10 documents, pools of up to 17
+    given = {} if ties is None else {"ties": ties}  # None: evaluate_run's default
+    end = 17  # the longest judged list; the curve stops there for every metric
+    falling = metric in FALLING_BEYOND_LISTS
+    owner = "RankingCurveDisplay.from_run"
+    with stops_early(metric, end, 25, owner) if falling else warnings.catch_warnings():
+        display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=25, ties=ties)
+    np.testing.assert_array_equal(display.k_, np.arange(1, end + 1))
+    expected = _evaluate_run_at(qrels, run, metric, 25, **given)
+    np.testing.assert_allclose(display.values_, expected[:end], rtol=1e-12, atol=1e-15)
+    if falling:  # beyond the lists precision and f1 keep falling, as the warning says
+        assert np.all(np.diff(expected[end - 1 :]) < 0)
+    else:
+        np.testing.assert_allclose(expected[end:], display.values_[-1], rtol=1e-12, atol=1e-15)
+    assert display.line_.get_label() == "linear"  # the run's name
+
+
+def test_from_run_ndcg_at_10_counts_the_judged_documents_the_run_missed():
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()
+    display = RankingCurveDisplay.from_run(qrels, run, k_max=10, ties="trec_eval")
+    expected = srm.trec.evaluate_run(qrels, run, metrics=["ndcg@10"], ties="trec_eval")
+    assert display.values_[9] == pytest.approx(expected["ndcg@10"], rel=1e-12)
+    merged = srm.trec.read_trec_run(run).merge(
+        srm.trec.read_trec_qrels(qrels), on=["query_id", "doc_id"], how="left"
+    )  # the run merged by hand: the ideal DCG of the retrieved documents only
+    by_hand = srm.ndcg_score(
+        merged["relevance"].fillna(0).clip(lower=0), merged["score"], qid=merged["query_id"], k=10
+    )
+    assert by_hand > display.values_[9] + 0.01
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"ties": "trec_eval"}, {"ties": "first", "missing_queries": "zero"},
+     {"ties": "optimistic", "relevance_level": 2}, {"ties": "trec_eval", "max_docs": 7},
+     {"ties": "average", "judged_only": True}, {"ties": "trec_eval", "trec_eval_version": "9"}],
+)  # fmt: skip
+@pytest.mark.parametrize("seed", range(3))
+def test_from_run_is_evaluate_run_at_every_cutoff_on_random_runs(seed, options):
+    qrels, run = _run_curve_case(seed)
+    for metric in ("ndcg", "map", "precision", "recall", "mrr", "recall_cap"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            display = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=50, **options)
+        expected = _evaluate_run_at(qrels, run, metric, 50, **options)
+        n = display.k_.shape[0]
+        assert len(curve_warnings(caught)) == (metric == "precision" and n < 50)
+        np.testing.assert_array_equal(display.k_, np.arange(1, n + 1))
+        np.testing.assert_allclose(display.values_, expected[:n], rtol=1e-12, atol=1e-15)
+        if metric != "precision":
+            np.testing.assert_allclose(expected[n:], display.values_[-1], rtol=1e-12, atol=1e-15)
+        plt.close("all")
+
+
+def test_from_run_reads_files_and_takes_a_huge_k_max(tmp_path):
+    qrels, run = _run_curve_case(7)
+    run.assign(q0="Q0", rank=1, name="bm25")[["query_id", "q0", "doc_id", "rank", "score", "name"]].to_csv(
+        tmp_path / "run.txt", sep=" ", header=False, index=False
+    )
+    qrels.assign(iteration=0)[["query_id", "iteration", "doc_id", "relevance"]].to_csv(
+        tmp_path / "qrels.txt", sep=" ", header=False, index=False
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", srm.trec.UnevaluatedQueriesWarning)
+        from_files = RankingCurveDisplay.from_run(
+            tmp_path / "qrels.txt", str(tmp_path / "run.txt"), k_max=10**12, ties="trec_eval"
+        )
+        from_frames = RankingCurveDisplay.from_run(qrels, run, k_max=41, ties="trec_eval")
+    np.testing.assert_array_equal(from_files.values_, from_frames.values_)
+    assert from_files.line_.get_label() == "bm25"
+
+
+@pytest.mark.parametrize("metric", sorted(FALLING_BEYOND_LISTS))
+def test_from_run_precision_and_f1_stop_at_the_longest_list_with_a_huge_k_max(metric):
+    """The run's curve stops at its longest ranked or judged list (17) for precision and f1
+    too: k_max=10**12 is the curve of k_max=17, fast, with the warning naming evaluate_run."""
+    import time
+
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    qrels, run = load_trec_example()
+    owner = "RankingCurveDisplay.from_run"
+    start = time.perf_counter()
+    with stops_early(metric, 17, 10**12, owner) as caught:
+        huge = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=10**12)
+    assert time.perf_counter() - start < 5
+    (found,) = curve_warnings(caught)
+    assert f"evaluate_run(qrels, run, metrics=['{metric}@{10**12}'])" in str(found.message)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exact = RankingCurveDisplay.from_run(qrels, run, metric=metric, k_max=17)
+    assert curve_warnings(caught) == []
+    np.testing.assert_array_equal(huge.k_, np.arange(1, 18))
+    np.testing.assert_array_equal(huge.values_, exact.values_)
+    beyond = srm.trec.evaluate_run(qrels, run, metrics=[f"{metric}@{10**12}"])  # as it says
+    assert beyond[f"{metric}@{10**12}"] < huge.values_[-1]
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [({"metric": "bpref"}, ValueError, "'bpref' has no cutoff"),
+     ({"k_max": 0}, ValueError, "k_max=0"),
+     ({"ties": "random"}, ValueError, "ties='random'"),
+     ({"missing_queries": "drop"}, ValueError, "missing_queries='drop'")],
+)  # fmt: skip
+def test_from_run_wrong_arguments_raise_naming_them(kwargs, error, match):
+    from sklearn_rank_metrics.datasets import load_trec_example
+
+    with pytest.raises(error, match=match) as raised:
+        RankingCurveDisplay.from_run(*load_trec_example(), **kwargs)
+    assert str(raised.value).startswith("RankingCurveDisplay.from_run: ")
+
+
+def test_from_run_of_rankings_emptied_by_judged_only_raises():
+    # evaluate_run ranks a placeholder document of no one's query when no
+    # document is left; a curve's means could not leave it out again.
+    pd = pytest.importorskip("pandas")
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": ["1"], "doc_id": ["c"], "score": [1.0]})
+    assert srm.trec.evaluate_run(qrels, run, metrics=["ndcg@5"], judged_only=True) == {"ndcg@5": 0.0}
+    with pytest.raises(ValueError, match="from_run: no document of the run is left"):
+        RankingCurveDisplay.from_run(qrels, run, metric="ndcg", k_max=5, judged_only=True)

@@ -180,6 +180,7 @@ class Evaluation:
         :class:`~._kernels.Curve` (no wider than the longest list, beyond
         which no quantity changes; each query's curve ends with its own
         list), and each cutoff's values are gathered from it when read.
+        :meth:`curve_end` says where a metric@k curve stops changing.
     """
 
     def __init__(
@@ -208,10 +209,28 @@ class Evaluation:
         self._values = {}
         self._cutoffs = {}
         self.curve_width = None
+        self.curve_k_max = curve
         if curve is not None:
-            self.curve_width = int(min(curve, max(self.rq.query_sizes.max(initial=0), 1)))
+            # As wide as the longest list a quantity is taken over: the ranked lists, and the
+            # judged ones that the order-free totals (the ideal DCG) are taken over.
+            longest = [self.rq.query_sizes.max(initial=0), 1]
+            if judged is not None:
+                longest.append(judged.rq.query_sizes.max(initial=0))
+            self.curve_width = int(min(curve, max(longest)))
         self._curves = {}  # quantity with a cutoff -> its curve
         self._columns = {}  # curve -> (k, its values at cutoff k), the last one read
+
+    def curve_end(self):
+        """The last cutoff of the curve at which a value can change but through k itself.
+
+        Beyond the longest list no ranked quantity changes, nor beyond the
+        most documents a query has judged (or relevant, ``n_relevant``) any
+        total with a cutoff (the ideal DCG@k, ``min(k, R)``): the largest of
+        these (the curve's width, or the largest ``n_relevant``), at most
+        ``curve``.
+        """
+        most_relevant = 0 if self.n_relevant is None else self.n_relevant.max(initial=0)
+        return int(max(self.curve_width, min(self.curve_k_max, most_relevant)))
 
     def computed(self, quantity):
         """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""

@@ -57,6 +57,33 @@ class Request:
         return dict(self.options).get(name, default)
 
 
+@dataclass(frozen=True)
+class CurveRequests:
+    """The requests of a metric@k curve, ``k = 1 .. k_max``, made once the curve's end is known.
+
+    :func:`evaluate_requests` (with ``curve=k_max``) asks for those up to
+    the cutoff beyond which nothing but k itself changes (see
+    :meth:`~._evaluation.Evaluation.curve_end`), so that a huge ``k_max``
+    over short lists costs what the lists cost, for every metric (the
+    caller says so where a metric that divides by k would go on falling
+    beyond that end). Iterating gives the curve's first request, what a
+    call's options (its gain) are read from.
+    """
+
+    definition: MetricDefinition
+    k_max: int
+
+    def up_to(self, end):
+        """The requests at ``k = 1 .. min(k_max, end)``."""
+        name = self.definition.name
+        return [
+            Request(f"{name}@{k}", self.definition, k) for k in range(1, min(self.k_max, end) + 1)
+        ]
+
+    def __iter__(self):
+        return iter(self.up_to(1))
+
+
 def _size(values):
     """About how many values an array-like holds, to decide on threads before validating it.
 
@@ -124,6 +151,8 @@ def evaluate_requests(
     requests (a curve's cutoffs) never hold their per-query values at once.
     ``query_names``: where ``qid`` holds codes of the caller's (evaluate_run's
     topics), ``query_names[code]`` is the id that messages name.
+    With ``curve``, ``requests`` may be a :class:`CurveRequests`: its
+    cutoffs stop at the curve's end.
 
     Returns
     -------
@@ -181,6 +210,8 @@ def evaluate_requests(
             curve=curve,
             **options,
         )
+        if isinstance(requests, CurveRequests):
+            requests = requests.up_to(evaluation.curve_end())
         quantities = [
             quantity
             for request in requests

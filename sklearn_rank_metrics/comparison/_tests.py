@@ -38,7 +38,10 @@ def paired_pvalues(test, first, second, n_resamples, rng, bootstrap_test=None):
     elif test == "t":
         p_values[live] = stats.ttest_rel(first[:, live], second[:, live], axis=0).pvalue
     elif test == "wilcoxon":
-        p_values[live] = stats.wilcoxon(differences[:, live], axis=0).pvalue
+        # Column by column: scipy picks the exact or the normal method from the zeros, ties
+        # and size of its whole input, so one call over all columns would let one column's
+        # ties change another's method (and p-value).
+        p_values[live] = [stats.wilcoxon(column).pvalue for column in differences[:, live].T]
     else:
         p_values[live] = bootstrap_test.p_values()[live]
     return p_values

@@ -1,6 +1,8 @@
 """``RankingCurveDisplay``: a ranking metric at every cutoff k = 1 .. k_max, drawn as a curve."""
 
+import inspect
 import numbers
+import re
 import warnings
 
 import numpy as np
@@ -9,14 +11,20 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._definitions import ALIASES, METRICS
 from .._engine._params import check_parameters
-from .._engine._pipeline import Request, evaluate_requests
+from .._engine._pipeline import CurveRequests, evaluate_requests
 from .._engine._warnings import warn_caller
 from ..model_selection._response import ranking_scores
+from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
 
 # The metrics with a cutoff that have a function of their own: each has a metric@k curve.
 CURVE_METRICS = tuple(
     name for name, d in METRICS.items() if d.function is not None and d.takes_cutoff
 )
+
+# The curve metrics that divide by k, with their value beyond the lists: they go on falling
+# beyond the longest list, where every other curve metric keeps its value. Every curve stops
+# at that end (so a huge k_max costs what the lists cost); for these, a k_max beyond it warns.
+FALLING_BEYOND_LISTS = {"precision": "hits / k", "f1": "2 hits / (k + R)"}
 
 
 def _offered():
@@ -66,9 +74,12 @@ def _check_confidence_band(confidence_band, owner):
     return float(confidence_band)
 
 
-def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
+def _curve_results(definition, k_max, evaluate, band=False):
     """Means of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
 
+    ``evaluate(requests, reduce)`` runs the engine on the curve's
+    :class:`~.._engine._pipeline.CurveRequests` (with ``curve=k_max``); the
+    cutoffs stop at the curve's end (:meth:`~.._engine._evaluation.Evaluation.curve_end`).
     Each cutoff's per-query values are reduced as soon as they are finished
     (to their mean and, for a ``band``, what :func:`_normal_band` needs), so
     that the values of every query at every cutoff are never held at once.
@@ -76,7 +87,6 @@ def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
     queries at every cutoff); those warnings are merged into one per message.
     Returns ``(means, spreads)``, ``spreads`` None without a band.
     """
-    requests = [Request(f"{definition.name}@{k}", definition, k) for k in range(1, k_max + 1)]
 
     def summary(results):
         (name,) = results.metrics
@@ -84,21 +94,16 @@ def _curve_results(definition, k_max, y_true, y_score, band=False, **options):
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
-        summaries = evaluate_requests(
-            requests, y_true, y_score, curve=k_max, reduce=summary, **options
-        )
+        summaries = evaluate(CurveRequests(definition, k_max), summary)
     messages = {}
+    cutoff = re.compile(rf"^{re.escape(definition.name)}@[0-9]+:")
     for warning in caught:
         if not issubclass(warning.category, UndefinedMetricWarning):
             warnings.warn_explicit(
                 warning.message, warning.category, warning.filename, warning.lineno
             )
             continue
-        text = str(warning.message)
-        for request in requests:
-            if text.startswith(f"{request.name}:"):
-                text = f"{definition.name}@k (every k)" + text[len(request.name) :]
-                break
+        text = cutoff.sub(f"{definition.name}@k (every k):", str(warning.message), count=1)
         messages.setdefault(text, warning.category)
     for text, category in messages.items():
         warn_caller(text, category)
@@ -152,6 +157,22 @@ def _normal_band(means, spreads, metric, confidence_level, owner):
     return means - half_width, means + half_width
 
 
+def _warn_if_falling_beyond_the_end(metric, end, k_max, owner, example):
+    """Say that a precision or f1 curve stops at ``end``, the longest list, before ``k_max``.
+
+    Beyond the longest list these metrics go on falling (``hits / k``),
+    which the curve does not draw; the metric's function gives any cutoff.
+    """
+    if metric not in FALLING_BEYOND_LISTS or end >= k_max:
+        return
+    warn_caller(
+        f"{owner}: the {metric} curve stops at k={end}, the longest list, not at "
+        f"k_max={k_max}; beyond it {metric}@k = {FALLING_BEYOND_LISTS[metric]} keeps falling. "
+        f"The metric gives it at any k, e.g. {example}.",
+        UserWarning,
+    )
+
+
 def _pyplot(owner):
     try:
         import matplotlib.pyplot as plt
@@ -170,18 +191,25 @@ class RankingCurveDisplay:
     as more of each ranked list is read: ``values_[i]`` is the mean over
     queries of the metric at cutoff ``k_[i]``, exactly what the metric's
     function gives there (``ndcg_score(y_true, y_score, qid=qid, k=k)``).
-    Create it with :meth:`from_predictions` or :meth:`from_estimator`, which
-    compute every cutoff in one pass and draw; call either again with
+    Create it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_run` (a TREC run and its qrels), which compute every cutoff
+    in one pass and draw; call any of them again with
     ``ax=display.ax_`` to add another model to the same axes. All
     parameters are stored as attributes.
 
     .. math:: \mathrm{curve}(k) = \frac{1}{|Q|} \sum_{q \in Q} M_q@k,
               \qquad k = 1, \dots, k_{\max}
 
+    The curve stops at the longest list (``k_max`` larger than it draws
+    ``k = 1 ..`` that list's length), so a huge ``k_max`` costs what the
+    lists cost: beyond it no metric changes but precision and f1, which
+    divide by k and keep falling there; for these a ``k_max`` beyond the
+    end warns, and the metric's function gives any cutoff.
+
     Parameters
     ----------
     k : array-like of shape (n_cutoffs,)
-        The cutoffs, ``1 .. k_max``.
+        The cutoffs, ``1 .. k_max`` (or ``1 ..`` the longest list, where shorter).
     values : array-like of shape (n_cutoffs,)
         The metric's mean over queries at each cutoff.
     metric : str
@@ -355,7 +383,12 @@ class RankingCurveDisplay:
             an alias (ap, rr, p, hr, ...). Metrics without a cutoff raise a
             ValueError.
         k_max : int, default=20
-            The largest cutoff: the curve has ``k = 1 .. k_max``.
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest list (or at the largest ``n_relevant``, where larger),
+            so a huge ``k_max`` costs nothing more. Beyond that end every
+            metric keeps its last value but precision and f1 (``hits / k``,
+            ``2 hits / (k + R)``), which go on falling: their curves stop
+            there too, with a warning (see Warns).
         gain : {"linear", "exponential"}, default="linear"
             Gain of a label in ndcg, dcg and cg (see :func:`ndcg_score`).
         relevance_level : float, default=1
@@ -390,6 +423,18 @@ class RankingCurveDisplay:
         Returns
         -------
         display : RankingCurveDisplay
+
+        Warns
+        -----
+        UserWarning
+            With ``metric`` precision or f1 and ``k_max`` beyond the
+            longest list: the curve stops at that list's end ``L`` (where
+            the value still falls as ``hits / k``); the metric's function
+            gives any cutoff beyond it (``precision_at_k_score(y_true,
+            y_score, qid=qid, k=k_max)``). No warning for ``k_max <= L``.
+        UndefinedMetricWarning
+            Once for the curve, where queries are left out (as the metric's
+            function warns).
 
         See Also
         --------
@@ -436,12 +481,7 @@ class RankingCurveDisplay:
             ties=ties,
             no_relevant=no_relevant,
         )
-        means, spreads = _curve_results(
-            definition,
-            k_max,
-            y_true,
-            y_score,
-            band=level is not None,
+        options = dict(
             qid=qid,
             gain=gain,
             relevance_level=relevance_level,
@@ -450,11 +490,164 @@ class RankingCurveDisplay:
             no_relevant=no_relevant,
             sample_weight=sample_weight,
         )
+
+        def evaluate(requests, reduce):
+            return evaluate_requests(
+                requests, y_true, y_score, curve=k_max, reduce=reduce, **options
+            )
+
+        example = f"{definition.function}(y_true, y_score, qid=qid, k={k_max})"
+        return cls._from_curve(
+            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
+        )
+
+    @classmethod
+    def from_run(
+        cls,
+        qrels,
+        run,
+        *,
+        metric="ndcg",
+        k_max=20,
+        ties=None,
+        relevance_level=1,
+        missing_queries="ignore",
+        max_docs=None,
+        judged_only=False,
+        trec_eval_version="10",
+        confidence_band=None,
+        name=None,
+        ax=None,
+        **kwargs,
+    ):
+        r"""Compute a metric at every cutoff of a TREC run against its qrels, and draw it.
+
+        Each cutoff is what :func:`~sklearn_rank_metrics.trec.evaluate_run`
+        gives with the same options, from one pass: ``values_[k - 1]``
+        equals ``evaluate_run(qrels, run, metrics=[f"{metric}@{k}"])`` (to
+        the last bits of a double: the curve adds each query's terms as
+        running sums).
+        Judgments follow trec_eval: a judged document the run did not
+        retrieve counts in R and in the ideal DCG, a retrieved document
+        absent from the qrels is not relevant, the run's queries without
+        judgments are left out.
+
+        .. math:: \mathrm{values\_}[k - 1] = \frac{1}{|Q|} \sum_{q \in Q} M_q@k
+
+        Parameters
+        ----------
+        qrels : str, path-like or pandas.DataFrame
+            The relevance judgments, as :func:`~sklearn_rank_metrics.trec.evaluate_run`
+            takes them (a qrels file, or columns ``query_id``, ``doc_id``,
+            ``relevance``).
+        run : str, path-like or pandas.DataFrame
+            The ranking, as ``evaluate_run`` takes it (a run file, or
+            columns ``query_id``, ``doc_id``, ``score``).
+        metric : str, default="ndcg"
+            One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
+        k_max : int, default=20
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest ranked list or the most documents a query has judged,
+            whichever is larger, beyond which no value changes but
+            precision's and f1's, which go on falling: their curves stop
+            there too, with a warning (see Warns).
+        ties : {"average", "trec_eval", "first", "optimistic", "pessimistic"}, default=None
+            Documents of equal score, as in ``evaluate_run``; None takes
+            ``evaluate_run``'s default.
+        relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
+            As in ``evaluate_run``, with its defaults.
+        confidence_band : float, default=None
+            The normal-approximation band of the mean over queries at every
+            cutoff (see :meth:`from_predictions`); None: no band.
+        name : str, default=None
+            The legend entry; None uses the run's name (its last line's
+            ``run_name``), no entry where the run has none.
+        ax : matplotlib Axes, default=None
+            Where to draw; ``ax=display.ax_`` adds this curve to another's.
+        **kwargs
+            Keyword arguments of ``Axes.plot`` for the line.
+
+        Returns
+        -------
+        display : RankingCurveDisplay
+
+        Warns
+        -----
+        UserWarning
+            With ``metric`` precision or f1 and ``k_max`` beyond the curve's
+            end ``L`` (the longest ranked or judged list): the curve stops
+            at ``L``; ``evaluate_run(qrels, run, metrics=["precision@1000"])``
+            gives any cutoff beyond it. No warning for ``k_max <= L``.
+
+        See Also
+        --------
+        sklearn_rank_metrics.trec.evaluate_run : The measures at chosen cutoffs.
+        from_predictions : The same from labels and scores.
+
+        References
+        ----------
+        .. [1] trec_eval, the TREC evaluation program:
+           https://github.com/usnistgov/trec_eval
+
+        Examples
+        --------
+        >>> import matplotlib
+        >>> matplotlib.use("Agg")
+        >>> from sklearn_rank_metrics import RankingCurveDisplay
+        >>> from sklearn_rank_metrics.datasets import load_trec_example
+        >>> from sklearn_rank_metrics.trec import evaluate_run
+        >>> qrels, run = load_trec_example()
+        >>> display = RankingCurveDisplay.from_run(
+        ...     qrels, run, metric="ndcg", k_max=10, ties="trec_eval")
+        >>> display.line_.get_label(), display.values_.round(4)
+        ('linear', array([0.8333, 0.785 , 0.7955, 0.7896, 0.7671, 0.7652, 0.7623, 0.7749,
+               0.7863, 0.7909]))
+        >>> evaluate_run(qrels, run, metrics=["ndcg@10"], ties="trec_eval")
+        {'ndcg@10': 0.7908591892436425}
+        """
+        owner = f"{cls.__name__}.from_run"
+        definition = _check_metric(metric, owner)
+        k_max = _check_k_max(k_max, owner)
+        level = _check_confidence_band(confidence_band, owner)
+        if ties is None:
+            ties = inspect.signature(evaluate_run).parameters["ties"].default
+        options = dict(
+            ties=ties,
+            relevance_level=relevance_level,
+            missing_queries=missing_queries,
+            max_docs=max_docs,
+            judged_only=judged_only,
+            trec_eval_version=trec_eval_version,
+        )
+        check_options(**options, owner=owner)
+        joined = join_run(qrels, run)
+        if name is None and joined.run_name:
+            name = joined.run_name
+
+        def evaluate(requests, reduce):
+            return evaluate_joined(joined, requests, curve=k_max, reduce=reduce, **options)
+
+        example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
+        return cls._from_curve(
+            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
+        )
+
+    @classmethod
+    def _from_curve(
+        cls, definition, k_max, evaluate, level, owner, name, ax, plot_kwargs, example
+    ):
+        """The display of the curve ``evaluate`` computes (see :func:`_curve_results`), drawn.
+
+        ``example``: the call that gives the metric at one cutoff ``k_max``,
+        for the warning of a precision or f1 curve that stops before it.
+        """
+        means, spreads = _curve_results(definition, k_max, evaluate, band=level is not None)
+        _warn_if_falling_beyond_the_end(definition.name, means.shape[0], k_max, owner, example)
         lower = upper = None
         if level is not None:
             lower, upper = _normal_band(means, spreads, definition.name, level, owner)
         display = cls(
-            k=np.arange(1, k_max + 1),
+            k=np.arange(1, means.shape[0] + 1),
             values=means,
             metric=definition.name,
             name=name,
@@ -462,7 +655,7 @@ class RankingCurveDisplay:
             upper=upper,
             confidence_level=level,
         )
-        return display.plot(ax=ax, **kwargs)
+        return display.plot(ax=ax, **plot_kwargs)
 
     @classmethod
     def from_estimator(
@@ -502,7 +695,10 @@ class RankingCurveDisplay:
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20
-            The largest cutoff: the curve has ``k = 1 .. k_max``.
+            The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
+            longest list, beyond which the metric keeps its value
+            (precision and f1 keep falling: they warn, see
+            :meth:`from_predictions`).
         response_method : str, default="auto"
             Which method ranks: ``"predict"``, ``"decision_function"``,
             ``"predict_proba"``, or ``"auto"``, the rule above.

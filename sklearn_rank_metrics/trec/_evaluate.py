@@ -258,18 +258,22 @@ def evaluate_run(
 
 
 def check_options(
-    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
-):
-    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix."""
+    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version,
+    owner="evaluate_run",
+):  # fmt: skip
+    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix.
+
+    ``owner`` names the caller in the errors.
+    """
     check_parameters(
-        "evaluate_run",
+        owner,
         missing_queries=missing_queries,
         max_docs=max_docs,
         judged_only=judged_only,
         trec_eval_version=trec_eval_version,
     )
-    PARAMETERS["judged_relevance_level"].check("evaluate_run", "relevance_level", relevance_level)
-    PARAMETERS["run_ties"].check("evaluate_run", "ties", ties)
+    PARAMETERS["judged_relevance_level"].check(owner, "relevance_level", relevance_level)
+    PARAMETERS["run_ties"].check(owner, "ties", ties)
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
@@ -293,11 +297,14 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
 
 def evaluate_joined(
     joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
-    trec_eval_version,
+    trec_eval_version, curve=None, reduce=None,
 ):  # fmt: skip
     """The per-query :class:`QueryResults` of a joined run.
 
-    The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
+    The options are :func:`evaluate_run`'s, checked by :func:`check_options`;
+    ``curve`` and ``reduce`` are the engine's (metric@k curves, see
+    :func:`~.._engine._pipeline.evaluate_requests`): with ``reduce``, the
+    list of its returns.
     """
     pd = import_pandas("evaluate_run")
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
@@ -332,6 +339,14 @@ def evaluate_joined(
         # No document left in any query (-J, -M 0, or -c with no run query judged):
         # every query is an empty ranking. The engine ranks one unjudged document
         # of a query of no one's, left out of the results.
+        if reduce is not None:
+            # A curve's reduced means cannot leave that query out again.
+            raise ValueError(
+                "RankingCurveDisplay.from_run: no document of the run is left to rank "
+                "(max_docs, judged_only or "
+                "missing_queries='zero' with no run query judged): a curve of empty "
+                "rankings has no points; evaluate_run gives their values"
+            )
         labels, scores = np.array([NOT_JUDGED]), np.zeros(1)
         queries = np.array([n_queries], dtype=np.int64)
 
@@ -347,7 +362,11 @@ def evaluate_joined(
         judgments=Judgments(judged_queries, grades, empty_queries),
         trec_eval_version=trec_eval_version,
         query_names=query_ids,
+        curve=curve,
+        reduce=reduce,
     )
+    if reduce is not None:
+        return results
     codes = results.query_ids
     if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
         results = queries_taken(results, np.arange(codes.shape[0] - 1))
