@@ -19,19 +19,10 @@ import sys
 import warnings
 from dataclasses import dataclass, replace
 
-from .._engine._names import (
-    TREC,
-    TREC_MEASURES,
-    TREC_SETS,
-    expand_trec,
-    offered,
-    parse_name,
-    resolve_request,
-)
-
 _PROGRAM = "rank-eval"
-# trec_eval prints these only in the ``all`` lines.
-_SUMMARY_ONLY = {measure.definition for measure in TREC_MEASURES if not measure.per_query}
+# The engine (NumPy and the measures' tables) is imported by the functions
+# that need it, after the arguments are parsed: ``rank-eval --help`` and a
+# usage error answer at once.
 
 
 class CommandError(Exception):
@@ -55,14 +46,18 @@ class Column:
 
 
 def _column(spec, evaluated=None):
+    from .._engine._names import TREC_MEASURES, resolve_request
+
     # Evaluated from the spec itself, not its name: trec_eval's bare ``rbp``
     # is not the package's ``rbp``.
     request = resolve_request(replace(spec, name=evaluated or spec.name))
+    # trec_eval prints the measures that are not per_query only in the ``all`` lines.
+    summary_only = {measure.definition for measure in TREC_MEASURES if not measure.per_query}
     return Column(
         printed=spec.name,
         evaluated=request.name,
         integer=bool(getattr(request.definition, "integer", False)),
-        per_query=request.definition.name not in _SUMMARY_ONLY,
+        per_query=request.definition.name not in summary_only,
         request=request,
     )
 
@@ -80,6 +75,8 @@ def trec_columns(measure_args):
     it with the parameters of the first ``-m`` that gives it some (else its
     defaults). Any other argument is one measure name in any syntax.
     """
+    from .._engine._names import TREC, TREC_MEASURES, TREC_SETS, expand_trec, offered, parse_name
+
     marked, explicit, params, extras = set(), set(), {}, []
     for argument in measure_args or ["official"]:
         base, dot, given = argument.partition(".")
@@ -310,6 +307,8 @@ def _parser():
 
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
+    from .._engine._names import parse_name, resolve_request
+    from .._engine._warnings import undefined_metric_warning
     from ._evaluate import check_options, evaluate_joined, join_run
 
     options = dict(
@@ -330,14 +329,12 @@ def _evaluate(arguments, columns):
         arguments.qrels, arguments.run, max_docs=arguments.M,
         trec_eval_version=arguments.trec_eval_version,
     )  # fmt: skip
-    from .._engine._results import UndefinedMetricWarning
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         results = evaluate_joined(joined, list(requests.values()), **options)
     for warning in caught:
         # Undefined values are not left out of the means here: see _warn_nan.
-        if not issubclass(warning.category, UndefinedMetricWarning):
+        if not issubclass(warning.category, undefined_metric_warning()):
             warnings.warn(warning.message, warning.category, stacklevel=1)
     if results.n_queries == 0:
         raise CommandError("no queries with both results and relevance judgments")
