@@ -282,11 +282,11 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
     ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
     pair is cut there first.
     """
-    pd = import_pandas("evaluate_run")
     joined = None
     if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
-        joined = read_joined(qrels, run)
+        joined = read_joined(qrels, run)  # no pandas import where pyarrow reads both
     if joined is None:
+        pd = import_pandas("evaluate_run")
         joined = _join_frames(pd, qrels, run, max_docs, trec_eval_version)
     return joined
 
@@ -299,7 +299,6 @@ def evaluate_joined(
 
     The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
     """
-    pd = import_pandas("evaluate_run")
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
     del joined
     n_queries = query_ids.shape[0]
@@ -310,7 +309,7 @@ def evaluate_joined(
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _trec_eval_scores(scores, run_queries, query_ids, trec_eval_version)
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
-        rows = _trec_eval_order(pd, doc_ids, run_queries, trec_scores, labels, rows, in_order)
+        rows = _trec_eval_order(doc_ids, run_queries, trec_scores, labels, rows, in_order)
     if max_docs is not None:
         first = _first_per_query(
             _take(run_queries, rows), _take(trec_scores, rows), max_docs, in_order
@@ -686,7 +685,7 @@ def _in_trec_eval_order(queries, scores):
     return ranked_runs(scores, queries, first_codes.shape[0]) is not None
 
 
-def _trec_eval_order(pd, doc_ids, run_queries, scores, labels, rows, in_order):
+def _trec_eval_order(doc_ids, run_queries, scores, labels, rows, in_order):
     """The documents of every tie put in trec_eval's order, descending doc id; the rows ranked.
 
     trec_eval sorts by score, then by document id (byte order), both
@@ -698,7 +697,7 @@ def _trec_eval_order(pd, doc_ids, run_queries, scores, labels, rows, in_order):
     ``in_order`` (:func:`_in_trec_eval_order`): ties are neighbours, and
     only the labels of tied rows move (in place: tied rows share their query
     and score), so ``rows`` is returned as it is. Otherwise ties are found by
-    hashing (query, score) pairs and ``rows`` is returned reordered.
+    sorting (query, score) pairs and ``rows`` is returned reordered.
     """
     queries, row_scores = _take(run_queries, rows), _take(scores, rows)
     if in_order:
@@ -706,25 +705,28 @@ def _trec_eval_order(pd, doc_ids, run_queries, scores, labels, rows, in_order):
         tied = np.union1d(after - 1, after)
         first_of_tie = ~np.isin(tied, after, assume_unique=True)
     else:
-        frame = pd.DataFrame({"query": queries, "score": row_scores})
-        tied = np.flatnonzero(frame.duplicated(keep=False).to_numpy())
+        by_score = np.lexsort((row_scores, queries))
+        same = np.flatnonzero(
+            (queries[by_score][1:] == queries[by_score][:-1])
+            & (row_scores[by_score][1:] == row_scores[by_score][:-1])
+        )
+        tied = np.sort(by_score[np.union1d(same, same + 1)])
         first_of_tie = None
     if not tied.shape[0]:
         return rows
     tied_rows = _within(rows, tied)
-    doc = doc_ids(tied_rows)
+    # Descending document ids: their ranks in ascending (code point, UTF-8
+    # byte) order, negated; np.lexsort is stable, as trec_eval's order needs
+    # for a document repeated in a tie.
+    doc = -np.unique(doc_ids(tied_rows), return_inverse=True)[1].reshape(-1)
     if in_order:
         # Each tie keeps its places; its labels take the order of its documents.
-        ordered = pd.DataFrame({"tie": np.cumsum(first_of_tie), "doc": doc}).sort_values(
-            ["tie", "doc"], ascending=[True, False], kind="stable"
-        )
-        labels[tied_rows] = labels[tied_rows[ordered.index.to_numpy()]]
+        ordered = np.lexsort((doc, np.cumsum(first_of_tie)))
+        labels[tied_rows] = labels[tied_rows[ordered]]
         return rows
-    ordered = pd.DataFrame(
-        {"query": queries[tied], "score": row_scores[tied], "doc": doc}
-    ).sort_values(["query", "score", "doc"], ascending=[True, False, False], kind="stable")
+    ordered = np.lexsort((doc, -row_scores[tied], queries[tied]))
     rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
-    rows[tied] = tied_rows[ordered.index.to_numpy()]
+    rows[tied] = tied_rows[ordered]
     return rows
 
 
