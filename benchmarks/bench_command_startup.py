@@ -81,9 +81,11 @@ def timed(tree, argv, cpus):
         pin = lambda: os.sched_setaffinity(0, allowed)  # noqa: E731
     before = os.times()
     start = time.perf_counter()
+    # Run from the tree: Python puts the working directory before PYTHONPATH.
     done = subprocess.run(
-        [sys.executable, *argv], env=env, capture_output=True, check=False, preexec_fn=pin
-    )
+        [sys.executable, *argv], cwd=tree, env=env, capture_output=True, check=False,
+        preexec_fn=pin,
+    )  # fmt: skip
     wall = time.perf_counter() - start
     after = os.times()
     if done.returncode != 0:
