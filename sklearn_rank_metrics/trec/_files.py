@@ -104,7 +104,7 @@ def _anonymous_memory(size):
     reading a file into memory about a third faster than 4 KiB pages: one
     page fault and one page to zero per 2 MiB.
     """
-    if os.name == "nt":
+    if not hasattr(mmap, "MAP_ANONYMOUS"):  # Windows: anonymous memory all the same
         return mmap.mmap(-1, size)
     memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     if hasattr(mmap, "MADV_HUGEPAGE"):
