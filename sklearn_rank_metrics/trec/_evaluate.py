@@ -715,19 +715,29 @@ def _trec_eval_order(doc_ids, run_queries, scores, labels, rows, in_order):
     if not tied.shape[0]:
         return rows
     tied_rows = _within(rows, tied)
-    # Descending document ids: their ranks in ascending (code point, UTF-8
-    # byte) order, negated; np.lexsort is stable, as trec_eval's order needs
-    # for a document repeated in a tie.
-    doc = -np.unique(doc_ids(tied_rows), return_inverse=True)[1].reshape(-1)
+    # Document ids descending, then the ties' keys by stable sorts of their own.
+    by_doc = _descending(doc_ids(tied_rows))
     if in_order:
         # Each tie keeps its places; its labels take the order of its documents.
-        ordered = np.lexsort((doc, np.cumsum(first_of_tie)))
+        ordered = by_doc[np.argsort(np.cumsum(first_of_tie)[by_doc], kind="stable")]
         labels[tied_rows] = labels[tied_rows[ordered]]
         return rows
-    ordered = np.lexsort((doc, -row_scores[tied], queries[tied]))
+    ordered = by_doc[np.lexsort((-row_scores[tied][by_doc], queries[tied][by_doc]))]
     rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
     rows[tied] = tied_rows[ordered]
     return rows
+
+
+def _descending(strings):
+    """The positions of ``strings`` in descending order, equal strings in their own order.
+
+    NumPy's fixed-width strings compare by code point, which is the order
+    of their UTF-8 bytes (trec_eval's ``strcmp``), several times faster than
+    Python strings; a stable ascending sort of the reversed strings, read
+    backwards, keeps equal ones (a document repeated in a tie) in order.
+    """
+    reversed_text = np.asarray(strings, dtype=str)[::-1]
+    return (reversed_text.shape[0] - 1 - np.argsort(reversed_text, kind="stable"))[::-1]
 
 
 def _first_per_query(queries, scores, max_docs, in_order):
