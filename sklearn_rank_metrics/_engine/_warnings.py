@@ -31,3 +31,13 @@ def undefined_metric_warning():
     from sklearn.exceptions import UndefinedMetricWarning
 
     return UndefinedMetricWarning
+
+
+def is_undefined_metric_warning(category):
+    """Whether ``category`` is scikit-learn's ``UndefinedMetricWarning`` (or a subclass).
+
+    Without importing scikit-learn: no such warning can have been issued
+    before it was imported.
+    """
+    exceptions = sys.modules.get("sklearn.exceptions")
+    return exceptions is not None and issubclass(category, exceptions.UndefinedMetricWarning)

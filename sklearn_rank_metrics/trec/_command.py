@@ -326,7 +326,7 @@ def _parser():
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
     from .._engine._names import parse_name, resolve_request
-    from .._engine._warnings import undefined_metric_warning
+    from .._engine._warnings import is_undefined_metric_warning
     from ._evaluate import check_options, evaluate_joined, join_run
 
     options = dict(
@@ -352,7 +352,7 @@ def _evaluate(arguments, columns):
         results = evaluate_joined(joined, list(requests.values()), **options)
     for warning in caught:
         # Undefined values are not left out of the means here: see _warn_nan.
-        if not issubclass(warning.category, undefined_metric_warning()):
+        if not is_undefined_metric_warning(warning.category):
             warnings.warn(warning.message, warning.category, stacklevel=1)
     if results.n_queries == 0:
         raise CommandError(
