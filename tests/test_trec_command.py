@@ -217,23 +217,24 @@ def test_csv_and_json(case):
 
 
 @pytest.mark.parametrize(
-    "argv, message",
+    "argv, message, expected",
     [
-        (["-m", "map", "missing-qrels.txt", "RUN"], "missing-qrels.txt"),
-        (["-m", "nosuch", "QRELS", "RUN"], "unknown metric 'nosuch'"),
-        (["-m", "relstring", "QRELS", "RUN"], "not offered"),
-        (["-m", "P.0", "QRELS", "RUN"], "cutoff"),
-        (["-m", "map", "QRELS"], "required"),
-        (["-l", "x", "QRELS", "RUN"], "invalid int"),
-        (["-m", "map", "QRELS", "BAD"], "line 1"),
+        (["-m", "map", "missing-qrels.txt", "RUN"], "missing-qrels.txt", 2),
+        (["-m", "nosuch", "QRELS", "RUN"], "unknown metric 'nosuch'", 1),
+        (["-m", "relstring", "QRELS", "RUN"], "not offered", 1),
+        (["-m", "P.0", "QRELS", "RUN"], "cutoff", 1),
+        (["-m", "map", "QRELS"], "required", 1),
+        (["-l", "x", "QRELS", "RUN"], "invalid int", 1),
+        (["-m", "map", "QRELS", "BAD"], "line 1", 2),
     ],
 )
-def test_errors_are_one_line_with_status_2(case, tmp_path, argv, message):
+def test_errors_are_one_line_with_trec_eval_status(case, tmp_path, argv, message, expected):
+    """trec_eval's statuses: 1 for a bad option or measure, 2 for a file it cannot read."""
     bad = tmp_path / "bad.txt"
     bad.write_text("q1 Q0 d1\n")
     paths = {"QRELS": case[0], "RUN": case[1], "BAD": str(bad)}
     status, out, err = run_command(*[paths.get(a, a) for a in argv])
-    assert status == 2 and out == ""
+    assert status == expected and out == ""
     assert err.count("\n") == 1 and err.startswith("rank-eval: error: ") and message in err
 
 

@@ -17,9 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
-from sklearn.exceptions import UndefinedMetricWarning
 
-from ._warnings import warn_caller
+from ._warnings import undefined_metric_warning, warn_caller
 
 
 @dataclass
@@ -131,7 +130,7 @@ def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
             warn_caller(
                 f"{name}: {int(skipped.sum())} of {n_queries} queries have no relevant "
                 "document and were left out (no_relevant='skip'); their per-query value is NaN.",
-                UndefinedMetricWarning,
+                undefined_metric_warning(),
             )
         else:
             values[mask] = 1.0 if no_relevant == "one" else 0.0
@@ -141,7 +140,7 @@ def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
             f"{name}: {int(undefined.sum())} of {n_queries} queries are undefined "
             f"({query_values.undefined_reason}) and were left out of the mean; their "
             "per-query value is NaN.",
-            UndefinedMetricWarning,
+            undefined_metric_warning(),
         )
     values.flags.writeable = False
     return _MetricResult(
@@ -395,7 +394,7 @@ class QueryResults(Mapping):
             warn_caller(
                 f"{name} is undefined: no query has a defined value with a positive "
                 "weight; returning NaN.",
-                UndefinedMetricWarning,
+                undefined_metric_warning(),
             )
             return float("nan")
         aggregate = self._results[name].aggregate
@@ -465,7 +464,7 @@ class QueryResults(Mapping):
                 return "overflows"
 
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            warnings.simplefilter("ignore", undefined_metric_warning())
             parts = [f"{name} mean {shown_mean(name)}" for name in self.metrics]
         left_out = {
             name: int((result.skipped | result.undefined).sum())
@@ -580,3 +579,10 @@ class QueryResults(Mapping):
                 parts[0].aggregate,
             )
         return cls(query_ids, metric_results, query_weights)
+
+
+def __getattr__(name):
+    """``UndefinedMetricWarning`` (scikit-learn's), imported from here on first use (PEP 562)."""
+    if name == "UndefinedMetricWarning":
+        return undefined_metric_warning()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,3 +20,24 @@ def warn_caller(message, category):
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def undefined_metric_warning():
+    """scikit-learn's ``UndefinedMetricWarning``, imported when a warning needs it.
+
+    Importing scikit-learn takes a second or more: the modules that only may
+    warn (the ``rank-eval`` command's among them) do not pay it at start-up.
+    """
+    from sklearn.exceptions import UndefinedMetricWarning
+
+    return UndefinedMetricWarning
+
+
+def is_undefined_metric_warning(category):
+    """Whether ``category`` is scikit-learn's ``UndefinedMetricWarning`` (or a subclass).
+
+    Without importing scikit-learn: no such warning can have been issued
+    before it was imported.
+    """
+    exceptions = sys.modules.get("sklearn.exceptions")
+    return exceptions is not None and issubclass(category, exceptions.UndefinedMetricWarning)

@@ -13,14 +13,18 @@ which also installs pyarrow, whose multithreaded reader reads most files
 faster).
 """
 
-from ._evaluate import UnevaluatedQueriesWarning, evaluate_run
-from ._read import read_trec_qrels, read_trec_run
-from ._write import write_trec_run
+from .._lazy import lazy_names
 
-__all__ = [
-    "UnevaluatedQueriesWarning",
-    "evaluate_run",
-    "read_trec_qrels",
-    "read_trec_run",
-    "write_trec_run",
-]
+# Imported when first used (PEP 562): the rank-eval command, a module of
+# this package, starts without importing the readers' pandas or the engine.
+_MODULE_OF = {
+    "UnevaluatedQueriesWarning": "._evaluate",
+    "evaluate_run": "._evaluate",
+    "read_trec_qrels": "._read",
+    "read_trec_run": "._read",
+    "write_trec_run": "._write",
+}
+
+__all__ = sorted(_MODULE_OF)
+
+__getattr__, __dir__ = lazy_names(__name__, globals(), _MODULE_OF)

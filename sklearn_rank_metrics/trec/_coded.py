@@ -33,7 +33,7 @@ import numpy as np
 from .._engine._factorize import _remap, code_dtype, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
-from ._arrow import read_arrow_columns
+from ._arrow import numpy_values, read_arrow_columns
 from ._files import last_line_field, read_bytes
 from ._join import GroupedFile, StringRows, match_pairs, pairs_appear_once
 
@@ -76,8 +76,8 @@ def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
 
 def _unicode(ids):
     """Ids (one per query) as a NumPy unicode array, which sorts and searches by code point."""
-    if hasattr(ids, "to_numpy") and not hasattr(ids, "dtype"):  # an Arrow array
-        ids = ids.to_numpy(zero_copy_only=False)
+    if hasattr(ids, "to_pylist") and not hasattr(ids, "dtype"):  # an Arrow array
+        ids = numpy_values(ids)
     return np.asarray(ids, dtype=object).astype(str).reshape(-1)
 
 
@@ -134,7 +134,7 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
     if sequence is None:
         sequence, judged_order = _run_first_sequence(grouped_queries, judged_queries)
         judged_queries, grades = judged_queries[judged_order], grades[judged_order]
-        judged_docs = pc.take(judged_docs, judged_order)
+        judged_docs = _take_strings(pc, judged_docs, judged_order)
     pairs = match_pairs(
         _grouped_file(grouped_queries, sequence, _take_strings(pc, run_docs, run_order)),
         _grouped_file(judged_queries, sequence, judged_docs),
@@ -153,7 +153,7 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
         grades,
         judged_labels(run_queries.shape[0], run_rows, judged_rows, grades),
         run["score"],
-        lambda rows: pc.take(run_docs, rows).to_numpy(zero_copy_only=False),
+        lambda rows: numpy_values(_take_strings(pc, run_docs, rows)),
         last_line_field(run_file[0], RUN.fields.index("run_name")),
     )
 
@@ -179,7 +179,20 @@ def _take(values, order):
 
 
 def _take_strings(pc, column, order):
-    return column if order is None else pc.take(column, order)
+    """``column[order]`` of an Arrow column, ``order`` a NumPy array of positions (or None)."""
+    return column if order is None else pc.take(column, _arrow_positions(order))
+
+
+def _arrow_positions(positions):
+    """A NumPy array of positions as an Arrow int64 array, sharing its memory.
+
+    Handed a NumPy array, pyarrow imports pandas (to check whether it is a
+    pandas object): half a second that the ``rank-eval`` command does not pay.
+    """
+    import pyarrow as pa
+
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), positions.shape[0], [None, pa.py_buffer(positions)])
 
 
 def _grouped_file(queries, sequence, docs):
@@ -246,20 +259,20 @@ def _query_codes(pc, column):
     ends, values, rows = [], [], 0
     for chunk in chunks:
         encoded = pc.run_end_encode(chunk)
-        ends.append(encoded.run_ends.to_numpy() + rows)
+        ends.append(numpy_values(encoded.run_ends) + rows)
         values.append(encoded.values)
         rows += len(chunk)
     ends = np.concatenate(ends)
     values = pa.chunked_array(values, type=column.type)
     # A run that goes on in the next chunk: one run.
     goes_on = pc.equal(values.slice(1), values.slice(0, len(values) - 1))
-    goes_on = goes_on.to_numpy(zero_copy_only=False)
-    ids = values.take(np.flatnonzero(np.concatenate(([True], ~goes_on))))
+    goes_on = numpy_values(goes_on)
+    ids = values.take(_arrow_positions(np.flatnonzero(np.concatenate(([True], ~goes_on)))))
     if pc.count_distinct(ids).as_py() == len(ids):
         ends = ends[np.concatenate((~goes_on, [True]))]
         lengths = np.diff(ends, prepend=0)
         return np.repeat(np.arange(len(ids), dtype=code_dtype(len(ids))), lengths), ids, True
     encoded = pc.dictionary_encode(column)  # chunked: one dictionary for every chunk
     chunks = getattr(encoded, "chunks", [encoded])
-    codes = np.concatenate([chunk.indices.to_numpy() for chunk in chunks])
+    codes = np.concatenate([numpy_values(chunk.indices) for chunk in chunks])
     return codes, chunks[-1].dictionary, False

@@ -19,23 +19,32 @@ import sys
 import warnings
 from dataclasses import dataclass, replace
 
-from .._engine._names import (
-    TREC,
-    TREC_MEASURES,
-    TREC_SETS,
-    expand_trec,
-    offered,
-    parse_name,
-    resolve_request,
-)
-
 _PROGRAM = "rank-eval"
-# trec_eval prints these only in the ``all`` lines.
-_SUMMARY_ONLY = {measure.definition for measure in TREC_MEASURES if not measure.per_query}
+# The engine (NumPy and the measures' tables) is imported by the functions
+# that need it, after the arguments are parsed: ``rank-eval --help`` and a
+# usage error answer at once.
+
+
+# Exit statuses, trec_eval's (trec_eval.c) where it has one for the case.
+EXIT_USAGE = 1  # a bad option or measure: trec_eval's usage message, "illegal measure"
+EXIT_INPUT = 2  # a file cannot be read or is malformed, an option value is refused: "Quit in file"
+EXIT_MEMORY = 3  # out of memory: trec_eval's status when it cannot allocate its values
+EXIT_NO_QUERIES = 7  # no query with both results and judgments: trec_eval's "No queries ..."
+# The output cannot be written (a full disk): trec_eval's status for a measure it cannot
+# print (it does not check its writes, and exits 0 with its output lost).
+EXIT_OUTPUT = 8
+# The reader of the output went away (``rank-eval ... | head``): no message, the status a
+# shell gives trec_eval, which SIGPIPE ends (128 + 13).
+EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130  # Ctrl-C: no traceback, the shell's status for SIGINT (128 + 2)
 
 
 class CommandError(Exception):
-    """A bad argument, file or measure: one line on stderr, exit status 2."""
+    """A bad argument, file or measure: one line on stderr and the exit status ``status``."""
+
+    def __init__(self, message, status=EXIT_USAGE):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -55,14 +64,18 @@ class Column:
 
 
 def _column(spec, evaluated=None):
+    from .._engine._names import TREC_MEASURES, resolve_request
+
     # Evaluated from the spec itself, not its name: trec_eval's bare ``rbp``
     # is not the package's ``rbp``.
     request = resolve_request(replace(spec, name=evaluated or spec.name))
+    # trec_eval prints the measures that are not per_query only in the ``all`` lines.
+    summary_only = {measure.definition for measure in TREC_MEASURES if not measure.per_query}
     return Column(
         printed=spec.name,
         evaluated=request.name,
         integer=bool(getattr(request.definition, "integer", False)),
-        per_query=request.definition.name not in _SUMMARY_ONLY,
+        per_query=request.definition.name not in summary_only,
         request=request,
     )
 
@@ -80,6 +93,8 @@ def trec_columns(measure_args):
     it with the parameters of the first ``-m`` that gives it some (else its
     defaults). Any other argument is one measure name in any syntax.
     """
+    from .._engine._names import TREC, TREC_MEASURES, TREC_SETS, expand_trec, offered, parse_name
+
     marked, explicit, params, extras = set(), set(), {}, []
     for argument in measure_args or ["official"]:
         base, dot, given = argument.partition(".")
@@ -310,6 +325,8 @@ def _parser():
 
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
+    from .._engine._names import parse_name, resolve_request
+    from .._engine._warnings import is_undefined_metric_warning
     from ._evaluate import check_options, evaluate_joined, join_run
 
     options = dict(
@@ -330,17 +347,17 @@ def _evaluate(arguments, columns):
         arguments.qrels, arguments.run, max_docs=arguments.M,
         trec_eval_version=arguments.trec_eval_version,
     )  # fmt: skip
-    from .._engine._results import UndefinedMetricWarning
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         results = evaluate_joined(joined, list(requests.values()), **options)
     for warning in caught:
         # Undefined values are not left out of the means here: see _warn_nan.
-        if not issubclass(warning.category, UndefinedMetricWarning):
+        if not is_undefined_metric_warning(warning.category):
             warnings.warn(warning.message, warning.category, stacklevel=1)
     if results.n_queries == 0:
-        raise CommandError("no queries with both results and relevance judgments")
+        raise CommandError(
+            "no queries with both results and relevance judgments", EXIT_NO_QUERIES
+        )
     overrides = {}
     if arguments.c:
         # trec_eval -c sums num_rel over the whole qrels as judgments > 0,
@@ -425,6 +442,9 @@ def _leftover_values(arguments, column, results):
 def main(argv=None, stdout=None):
     """Run the command with ``argv`` (default ``sys.argv[1:]``); return its exit status.
 
+    Every error is one line on stderr, ``rank-eval: error: ...``, never a
+    traceback, and an exit status of trec_eval's where it has one.
+
     Parameters
     ----------
     argv : list of str, default=None
@@ -435,7 +455,13 @@ def main(argv=None, stdout=None):
     Returns
     -------
     status : int
-        0, or 2 after a one-line error on stderr (bad option, file or measure).
+        0; 1 for a bad option or measure; 2 for a file that cannot be read or
+        is malformed (a truncated or corrupt gzip included) or an option value
+        refused; 3 when memory runs out; 7 when no query has both results and
+        judgments; 8 when the output cannot be written (a full disk); 141,
+        without a message, when the reader of the output closes it early
+        (``rank-eval ... | head``, where SIGPIPE ends trec_eval); 130 on
+        Ctrl-C.
 
     See Also
     --------
@@ -451,38 +477,74 @@ def main(argv=None, stdout=None):
     >>> main(["--help"])  # doctest: +ELLIPSIS
     usage: rank-eval ...
     0
+    >>> main(["-m", "map", "no-such-qrels.txt", "no-such-run.txt"])
+    2
     """
     stdout = sys.stdout if stdout is None else stdout
     try:
-        arguments = _parser().parse_args(argv)
-        columns, prints_runid, left_out = trec_columns(arguments.m)
-        if left_out:
-            print(
-                f"{_PROGRAM}: note: left out trec_eval's {', '.join(left_out)}, which this "
-                "package does not offer",
-                file=sys.stderr,
-            )
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            results, run_id, overrides, per_query = _evaluate(arguments, columns)
-        for warning in caught:  # one line each, without Python's file and line
-            print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
-        report = build_report(
-            columns, results, run_id if prints_runid else None, overrides, per_query
-        )
-        text = _FORMATS[arguments.format](report, arguments.q, not arguments.n)
+        text = _output(argv)
     except SystemExit as exit_:  # --help
         return exit_.code or 0
-    except (CommandError, ValueError, TypeError, OSError, ImportError) as error:
-        message = " ".join(str(error).split())
-        print(f"{_PROGRAM}: error: {message}", file=sys.stderr)
-        return 2
+    except CommandError as error:
+        return _error(error, error.status)
+    except (ValueError, TypeError, OSError, ImportError) as error:
+        return _error(error, EXIT_INPUT)
+    except MemoryError as error:  # its message, where it has one, names the file
+        return _error(str(error) or "out of memory reading or evaluating the files", EXIT_MEMORY)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     try:
         stdout.write(text)
         stdout.flush()
     except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
-        if stdout is not sys.stdout:
-            raise
-        # Python's own advice: point stdout at devnull so that the exit's flush is quiet.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_output(stdout)
+        return EXIT_BROKEN_PIPE
+    except OSError as error:  # a full disk, an I/O error
+        _discard_output(stdout)
+        return _error(f"cannot write the output: {error.strerror or error}", EXIT_OUTPUT)
     return 0
+
+
+def _output(argv):
+    """The command's output for ``argv``; raises what :func:`main` reports."""
+    arguments = _parser().parse_args(argv)
+    try:
+        columns, prints_runid, left_out = trec_columns(arguments.m)
+    except ValueError as error:  # an unknown measure, a bad parameter list
+        raise CommandError(str(error), EXIT_USAGE) from None
+    if left_out:
+        print(
+            f"{_PROGRAM}: note: left out trec_eval's {', '.join(left_out)}, which this "
+            "package does not offer",
+            file=sys.stderr,
+        )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results, run_id, overrides, per_query = _evaluate(arguments, columns)
+    for warning in caught:  # one line each, without Python's file and line
+        print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
+    report = build_report(
+        columns, results, run_id if prints_runid else None, overrides, per_query
+    )
+    return _FORMATS[arguments.format](report, arguments.q, not arguments.n)
+
+
+def _error(error, status):
+    """Print ``error`` as one line on stderr; return ``status``."""
+    message = " ".join(str(error).split()) or type(error).__name__
+    print(f"{_PROGRAM}: error: {message}", file=sys.stderr)
+    return status
+
+
+def _discard_output(stdout):
+    """After a failed write to the process's stdout, send what is left of it nowhere.
+
+    Python flushes ``sys.stdout`` again at exit, which would fail again and
+    print a traceback-like "Exception ignored" (Python's own advice for a
+    broken pipe).
+    """
+    if stdout is sys.stdout:
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # no file descriptor behind it
+            pass

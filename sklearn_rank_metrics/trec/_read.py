@@ -104,7 +104,11 @@ def read_trec_run(path, *, engine="auto"):
         text as a score (``atof``: ``abc`` is 0) and ignores the rank; a
         silent 0 is never a score here. Also when the same (query_id,
         doc_id) pair appears twice, naming the pair: trec_eval stops on it
-        (``duplicate docs``) for every query it evaluates.
+        (``duplicate docs``) for every query it evaluates. Also for a gzipped
+        file that is truncated or corrupt, or that inflates to more than 100
+        times its size (64 MiB at least: a "gzip bomb"), naming the file. A
+        file truncated by another process while it is read gives the lines
+        read (a line cut in the middle is a malformed line), never a crash.
 
     See Also
     --------
@@ -171,7 +175,9 @@ def read_trec_qrels(path, *, engine="auto"):
         what is wrong: not four fields, a relevance that is not an integer
         (trec_eval reads ``1.5`` as 1 and ``abc`` as 0 with ``atol``). Also
         when the same (query_id, doc_id) pair is judged twice, naming the
-        pair, as trec_eval stops on it (``duplicate docs``).
+        pair, as trec_eval stops on it (``duplicate docs``). A gzipped file
+        that is truncated, corrupt or inflates past its bound raises as in
+        :func:`read_trec_run`.
 
     See Also
     --------
