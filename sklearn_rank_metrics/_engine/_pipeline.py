@@ -14,6 +14,7 @@ import numpy as np
 from ._definitions import MetricDefinition, check_bounded
 from ._evaluation import Evaluation
 from ._factorize import code_labels
+from ._params import PARAMETERS
 from ._results import QueryResults, finish
 from ._segments import RankedQueries
 from ._sort import argsort_scores, rank_order
@@ -129,8 +130,13 @@ def evaluate_requests(
     -------
     results : QueryResults, or the list of ``reduce``'s returns, one per request
     """
+    # A measure's own level (ir_measures' rel=) takes the values the call's
+    # relevance_level takes: a negative one would make unjudged documents relevant.
+    level_parameter = PARAMETERS["judged_relevance_level" if judgments else "relevance_level"]
     for request in requests:
         check_bounded(request.definition, no_relevant, request.name)
+        if request.level is not None:
+            level_parameter.check(request.name, "rel", request.level)
     n_documents = _size(y_score)
     with call_threads(n_documents) as (pool, n_threads):
         data = check_ranking_input(
