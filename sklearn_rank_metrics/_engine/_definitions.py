@@ -41,9 +41,12 @@ from ._kernels import (
     RelevantNdcgMean,
     repeated_powers,
     RNdcgMean,
+    discount_sums,
+    level_gain,
     multiple_of_r,
 )
 from ._results import QueryValues
+from ._validation import plain
 
 # Which shared options a metric takes follows from what its value depends
 # on: graded gains, binary relevance (label >= relevance_level) or label
@@ -107,13 +110,63 @@ class GainRatio(Computation):
         return (
             ExpectedGain(request.k, discounted=True, scaled=scaled),
             IdealGain(request.k, scaled=scaled),
+            *evaluation.relevant_set_quantities(),
         )
 
     def finalize(self, evaluation, request):
-        gain, ideal = self.values(evaluation, request)
-        if gain_levels(evaluation, request):  # unscaled gains
+        gain, ideal, *_ = self.values(evaluation, request)
+        levels = gain_levels(evaluation, request)
+        if levels:  # unscaled gains
             _check_finite(evaluation, request, gain, ideal)
+        ideal = _ideal_with_unlisted(evaluation, request, levels, ideal)
         return QueryValues(_ratio(gain, ideal), no_relevant=ideal == 0)
+
+
+def _first_unlisted(evaluation, unlisted):
+    """``n_relevant[id] = R``, for the first query with relevant documents outside its list."""
+    q = int(np.flatnonzero(unlisted)[0])
+    query = plain(evaluation.rq.input.query_ids[q])
+    return f"n_relevant[{query!r}] = {int(evaluation.n_relevant[q])}"
+
+
+# How to give what the relevant documents outside the lists are, for the errors.
+_FULL_RELEVANCE = (
+    "Evaluate a run against its qrels with evaluate_run (they give every grade), or pass "
+    "the full relevance of every item: each relevant document the list left out in y_true "
+    "too, scored below the list."
+)
+
+
+def _ideal_with_unlisted(evaluation, request, levels, ideal):
+    """NDCG's ideal DCG where ``n_relevant`` counts relevant documents the list does not hold.
+
+    With labels 0 and 1 (relevant at the call's level), those documents have
+    label 1: the ideal of ``R`` documents of gain ``g(1)``,
+    ``g(1) sum_{i < min(R, k)} 1 / log2(i + 2)``. With graded labels their
+    grades are unknown: a ValueError.
+    """
+    unlisted = evaluation.unlisted_relevant()
+    if not unlisted.any():
+        return ideal
+    gains = level_gain(evaluation, levels)(np.array([0.0, 1.0]))
+    values = evaluation.rq.labels.values
+    binary = (
+        values is not None
+        and np.isin(values, (0, 1)).all()
+        and gains[0] == 0
+        and evaluation.relevance_level <= 1
+    )
+    if not binary:
+        raise ValueError(
+            f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant documents "
+            "that are not in the list, and the labels are graded (not only 0 and 1, relevant "
+            "at relevance_level <= 1), so the ideal DCG needs their grades, which n_relevant "
+            f"does not give. {_FULL_RELEVANCE}"
+        )
+    total = evaluation.total_relevant(evaluation.relevance_level)
+    cut = total if request.k is None else np.minimum(total, request.k)
+    sums = discount_sums(cut, evaluation.rq.discount_cumsum, "n_relevant")
+    return np.where(unlisted, max(gains[1], 0.0) * sums, ideal)
 
 
 @dataclass(frozen=True)
@@ -125,11 +178,16 @@ class GainSum(Computation):
     def needs(self, evaluation, request):
         levels = gain_levels(evaluation, request)
         has_gain = PositiveGain(levels) if levels else HasGain()
-        return ExpectedGain(request.k, discounted=self.discounted, levels=levels), has_gain
+        return (
+            ExpectedGain(request.k, discounted=self.discounted, levels=levels),
+            has_gain,
+            *evaluation.relevant_set_quantities(),
+        )
 
     def finalize(self, evaluation, request):
-        values, has_gain = self.values(evaluation, request)
-        has_gain = has_gain > 0
+        values, has_gain, *_ = self.values(evaluation, request)
+        # Relevant documents outside the list (n_relevant): the query has some.
+        has_gain = (has_gain > 0) | evaluation.unlisted_relevant()
         if not np.isfinite(values).all():
             gain = evaluation.gain
             other_gain = " gain='linear'," if gain == "exponential" else ""
@@ -220,10 +278,23 @@ class LevelGainMean(Computation):
     def needs(self, evaluation, request):
         levels = gain_levels(evaluation, request)
         relevant = (RelevantInList(self.level(evaluation, request)),) if self.r_levels else ()
-        return self.ranked(levels), PositiveGain(levels), *relevant
+        return (
+            self.ranked(levels),
+            PositiveGain(levels),
+            *relevant,
+            *evaluation.relevant_set_quantities(),
+        )
 
     def finalize(self, evaluation, request):
         value, positive, *_ = self.values(evaluation, request)
+        unlisted = evaluation.unlisted_relevant()
+        if unlisted.any():
+            raise ValueError(
+                f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant "
+                "documents that are not in the list; this measure reads the ideal ranking "
+                "position by position, which needs every relevant document and its grade. "
+                f"{_FULL_RELEVANCE}"
+            )
         _check_finite(evaluation, request, value, positive)
         if (positive >= self.max_total).any():
             raise ValueError(
@@ -446,11 +517,11 @@ class Cascade(Computation):
 
     def needs(self, evaluation, request):
         max_grade = _option(request, "max_grade", 4, lambda g: g > 0, "a grade above 0")
-        return CascadeGain(request.k, max_grade), HasGain()
+        return CascadeGain(request.k, max_grade), HasGain(), *evaluation.relevant_set_quantities()
 
     def finalize(self, evaluation, request):
-        value, has_gain = self.values(evaluation, request)
-        return QueryValues(value, no_relevant=~has_gain)
+        value, has_gain, *_ = self.values(evaluation, request)
+        return QueryValues(value, no_relevant=~(has_gain | evaluation.unlisted_relevant()))
 
 
 def _recall_level(request):

@@ -117,7 +117,7 @@ class ChunkWork:
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given."""
         in_list = self.value(_kernels.RelevantInList(level))
-        given = self.evaluation.n_relevant
+        given = self.evaluation.given_relevant(level)
         if given is None:
             return in_list
         given = given[self.chunk.start : self.chunk.stop]
@@ -357,13 +357,47 @@ class Evaluation:
             last = self._columns[computed] = (k, self._values[computed].column(k))
         return last[1]
 
+    def given_relevant(self, level):
+        """``n_relevant`` (-1 where not given), or None; a ValueError at another level.
+
+        ``n_relevant`` counts the documents relevant at the call's
+        ``relevance_level``: a measure at its own level (``R(rel=2)@5``)
+        cannot know how many documents outside the list are relevant at it.
+        """
+        if self.n_relevant is None:
+            return None
+        if level != self.relevance_level:
+            raise ValueError(
+                f"n_relevant counts the documents relevant at relevance_level="
+                f"{plain(self.relevance_level)!r}, and a measure asks for another level "
+                f"({plain(level)!r}, its rel=); compute it in a call with "
+                f"relevance_level={plain(level)!r} and n_relevant counted at that level."
+            )
+        return self.n_relevant
+
+    def unlisted_relevant(self):
+        """Per query: whether ``n_relevant`` counts relevant documents the list does not hold.
+
+        Needs :meth:`relevant_set_quantities` computed. All False without ``n_relevant``.
+        """
+        if self.n_relevant is None:
+            return np.zeros(self.rq.n_queries, dtype=bool)
+        level = self.relevance_level
+        return self.total_relevant(level) > self.value(_kernels.RelevantInList(level))
+
+    def relevant_set_quantities(self):
+        """What :meth:`unlisted_relevant` reads: none without ``n_relevant``."""
+        if self.n_relevant is None:
+            return ()
+        return (_kernels.RelevantInList(self.relevance_level),)
+
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.
 
         Raises a ValueError when ``n_relevant`` is below what the list holds.
         """
         in_list = self.value(_kernels.RelevantInList(level))
-        if self.n_relevant is None:
+        if self.given_relevant(level) is None:
             return in_list
         given = self.n_relevant >= 0
         too_few = given & (self.n_relevant < in_list)

@@ -1117,6 +1117,45 @@ def ideal_gain(run_query, run_count, run_gain, cutoffs, discount_cumsum):
     return sum_by_group(run_gain * weights, run_query, cutoffs.shape[0])
 
 
+# Discounts summed one by one beyond the table of the longest list: at most
+# this many ranks (a fraction of a second), as for n_relevant without a cutoff.
+_MAX_SUMMED_DISCOUNTS = 1 << 27
+_DISCOUNT_BLOCK = 1 << 16
+
+
+def discount_sums(counts, discount_cumsum, what):
+    """``sum_{i < c} 1 / log2(i + 2)`` for each count ``c``, beyond the table too.
+
+    ``discount_cumsum`` holds the sums up to the longest list; larger counts
+    (relevant documents outside the lists) are summed on, block by block.
+    ``what`` names the argument the counts come from, in the error for
+    counts too large to sum.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    known = discount_cumsum.shape[0] - 1
+    sums = discount_cumsum[np.minimum(counts, known)]
+    targets = np.unique(counts[counts > known])
+    if not targets.shape[0]:
+        return sums
+    if targets[-1] > _MAX_SUMMED_DISCOUNTS:
+        raise ValueError(
+            f"{what} gives a query {int(targets[-1])} relevant documents: its ideal DCG without "
+            f"a cutoff would add up that many discounts (at most {_MAX_SUMMED_DISCOUNTS}); "
+            "give a cutoff (ndcg@k), or smaller counts."
+        )
+    at_targets = np.empty(targets.shape[0])
+    running = discount_cumsum[known]
+    for start in range(known, int(targets[-1]), _DISCOUNT_BLOCK):
+        stop = min(start + _DISCOUNT_BLOCK, int(targets[-1]))
+        block = running + np.cumsum(1.0 / np.log2(np.arange(start + 2.0, stop + 2.0)))
+        inside = (targets > start) & (targets <= stop)
+        at_targets[inside] = block[targets[inside] - start - 1]
+        running = block[-1]
+    beyond = counts > known
+    sums[beyond] = at_targets[np.searchsorted(targets, counts[beyond])]
+    return sums
+
+
 def _offsets_in_query(run_query, run_count, n_queries):
     """Documents ranked before each run inside its query (runs in query order)."""
     through = np.cumsum(run_count)
