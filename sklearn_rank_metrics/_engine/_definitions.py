@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._evaluation import exact_level
 from ._kernels import (
     CascadeGain,
     Counted,
@@ -85,7 +86,7 @@ class Computation:
     @staticmethod
     def level(evaluation, request):
         """The relevance level of this request: its own, or the call's ``relevance_level``."""
-        return evaluation.relevance_level if request.level is None else float(request.level)
+        return evaluation.relevance_level if request.level is None else exact_level(request.level)
 
 
 def _ratio(numerator, denominator):

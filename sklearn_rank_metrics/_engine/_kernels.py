@@ -24,6 +24,7 @@ queries of its chunk have ties (so neither on the chunking, the threads, nor
 the other queries of the call).
 """
 
+import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -52,18 +53,35 @@ class LabelGain:
             return values.astype(np.float64)
         mantissa, exponent = exponential_parts(values)
         with np.errstate(over="ignore"):
-            return np.ldexp(mantissa, exponent) - 1.0
+            return power_of_two(mantissa, exponent) - 1.0
 
 
 def exponential_parts(values):
     """``(2**frac(v), floor(v))``: ``2**v`` as a mantissa and an exact power of two.
 
     Exponential gains, scaled or not, are built from these with exact
-    ``ldexp``, so that a gain scaled by ``2**-e`` is the unscaled gain times
-    ``2**-e`` bit for bit.
+    ``ldexp`` (:func:`power_of_two`), so that a gain scaled by ``2**-e`` is
+    the unscaled gain times ``2**-e`` bit for bit. The exponents are exact:
+    int64 for integer labels, whole floats for float labels (beyond int64
+    too, so that two labels' difference stays exact).
     """
+    if values.dtype.kind in "iu":  # integers kept exact (from 2**53 on): powers of two
+        if values.shape[0] and values.max() > np.iinfo(np.int64).max:
+            raise ValueError(
+                "y_true holds labels beyond 2**63 - 1, whose gains 2**label - 1 cannot be "
+                "computed even scaled; use gain='linear', or smaller labels."
+            )
+        return np.ones(values.shape), values.astype(np.int64)
     whole = np.floor(values)
-    return np.exp2(values - whole), whole.astype(np.int64)
+    return np.exp2(values - whole), whole
+
+
+def power_of_two(mantissa, exponent):
+    """``mantissa * 2**exponent``, exactly; an exponent beyond int64 (a whole float) gives inf or 0."""
+    exponent = np.asarray(exponent)
+    if exponent.dtype.kind == "f":
+        exponent = np.clip(exponent, -(2.0**62), 2.0**62).astype(np.int64)
+    return np.ldexp(mantissa, exponent)
 
 
 @dataclass(frozen=True)
@@ -92,7 +110,7 @@ class LabelRange:
 # pool, unjudged"); relevant means label >= the relevance level.
 def label_range(evaluation, low, high):
     """The :class:`LabelRange` of relevance levels ``[low, high)``, in the labels' precision."""
-    return LabelRange(*(evaluation.threshold(b) if np.isfinite(b) else b for b in (low, high)))
+    return LabelRange(*(evaluation.threshold(b) if math.isfinite(b) else b for b in (low, high)))
 
 
 @dataclass(frozen=True)
@@ -885,9 +903,11 @@ class PositiveGain(OrderFree):
         return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
 
     def from_histogram(self, evaluation, histogram):
-        return histogram.count(
-            evaluation.label_table(PositivePart(level_gain(evaluation, self.levels)))
-        )
+        # Infinite gains (an error in the definitions' finalize) times counts of 0: NaN.
+        with np.errstate(invalid="ignore"):
+            return histogram.count(
+                evaluation.label_table(PositivePart(level_gain(evaluation, self.levels)))
+            )
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._definitions import MetricDefinition, check_bounded
-from ._evaluation import Evaluation
+from ._evaluation import Evaluation, exact_level
 from ._factorize import code_labels
 from ._params import PARAMETERS
 from ._results import QueryResults, finish
@@ -164,7 +164,7 @@ def evaluate_requests(
             ranking = pool.submit(rank_order, *sort_arguments)
         options = dict(
             gain=gain,
-            relevance_level=float(relevance_level),
+            relevance_level=exact_level(relevance_level),
             pool=pool,
             chunk_rows=chunk_rows(n_documents, n_threads),
             trec_eval_version=trec_eval_version,
