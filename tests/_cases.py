@@ -30,13 +30,9 @@ GAINS_IN_A_LOGARITHM = tuple(
     name for name, d in METRICS.items() if getattr(d.computation, "ranked", None) is NormalizedGainSum
 )
 # With n_relevant counting relevant documents outside the lists: measures of an
-# ideal DCG take them for labels 0 and 1 only (else an error), those reading the
-# ideal ranking position by position never (an error).
+# ideal ranking take them for labels 0 and 1 only (else an error).
 IDEAL_OF_BINARY_ONLY = tuple(
-    name for name, d in METRICS.items() if isinstance(d.computation, GainRatio)
-)
-NEED_EVERY_RELEVANT = tuple(
-    name for name, d in METRICS.items() if isinstance(d.computation, LevelGainMean)
+    name for name, d in METRICS.items() if isinstance(d.computation, GainRatio | LevelGainMean)
 )
 # Values that may be negative.
 SIGNED = ("kendall", "utility")

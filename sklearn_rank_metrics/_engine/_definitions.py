@@ -149,25 +149,24 @@ def _ideal_with_unlisted(evaluation, request, levels, ideal):
     unlisted = evaluation.unlisted_relevant()
     if not unlisted.any():
         return ideal
-    gains = level_gain(evaluation, levels)(np.array([0.0, 1.0]))
-    values = evaluation.rq.labels.values
-    binary = (
-        values is not None
-        and np.isin(values, (0, 1)).all()
-        and gains[0] == 0
-        and evaluation.relevance_level <= 1
-    )
-    if not binary:
-        raise ValueError(
-            f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant documents "
-            "that are not in the list, and the labels are graded (not only 0 and 1, relevant "
-            "at relevance_level <= 1), so the ideal DCG needs their grades, which n_relevant "
-            f"does not give. {_FULL_RELEVANCE}"
-        )
+    gain = _unlisted_gain(evaluation, request, levels, unlisted)
     total = evaluation.total_relevant(evaluation.relevance_level)
     cut = total if request.k is None else np.minimum(total, request.k)
     sums = discount_sums(cut, evaluation.rq.discount_cumsum, "n_relevant")
-    return np.where(unlisted, max(gains[1], 0.0) * sums, ideal)
+    return np.where(unlisted, gain * sums, ideal)
+
+
+def _unlisted_gain(evaluation, request, levels, unlisted):
+    """The gain of the relevant documents outside the lists (label 1), or a ValueError (graded)."""
+    gain = evaluation.unlisted_gain(level_gain(evaluation, levels))
+    if gain is None:
+        raise ValueError(
+            f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant documents "
+            "that are not in the list, and the labels are graded (not only 0 and 1, relevant "
+            "at relevance_level <= 1), so the ideal ranking needs their grades, which "
+            f"n_relevant does not give. {_FULL_RELEVANCE}"
+        )
+    return gain
 
 
 @dataclass(frozen=True)
@@ -290,12 +289,10 @@ class LevelGainMean(Computation):
         value, positive, *_ = self.values(evaluation, request)
         unlisted = evaluation.unlisted_relevant()
         if unlisted.any():
-            raise ValueError(
-                f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant "
-                "documents that are not in the list; this measure reads the ideal ranking "
-                "position by position, which needs every relevant document and its grade. "
-                f"{_FULL_RELEVANCE}"
-            )
+            # Labels 0 and 1: the documents of positive gain are the R relevant ones.
+            gain = _unlisted_gain(evaluation, request, gain_levels(evaluation, request), unlisted)
+            total = evaluation.total_relevant(evaluation.relevance_level)
+            positive = np.where(unlisted, gain * total, positive)
         _check_finite(evaluation, request, value, positive)
         if (positive >= self.max_total).any():
             raise ValueError(

@@ -415,6 +415,26 @@ class Evaluation:
         level = self.relevance_level
         return self.total_relevant(level) > self.value(_kernels.RelevantInList(level))
 
+    def unlisted_gain(self, function):
+        """The gain of the relevant documents ``n_relevant`` counts outside the lists, or None.
+
+        With labels 0 and 1 (relevant at a ``relevance_level`` <= 1, label 0
+        of no positive gain) they have label 1: its gain under ``function``
+        (0 where not positive). None without ``n_relevant``, or with graded
+        labels, whose grades outside the lists are unknown.
+        """
+        if self.n_relevant is None:
+            return None
+        gains = function(np.array([0.0, 1.0]))
+        values = self.rq.labels.values
+        binary = (
+            values is not None
+            and np.isin(values, (0, 1)).all()
+            and gains[0] <= 0
+            and self.relevance_level <= 1
+        )
+        return max(float(gains[1]), 0.0) if binary else None
+
     def relevant_set_quantities(self):
         """What :meth:`unlisted_relevant` reads: none without ``n_relevant``."""
         if self.n_relevant is None:

@@ -942,6 +942,12 @@ def ideal_runs(work, function):
             chunk = type(chunk)(judged.rq, chunk.start, chunk.stop)
         query, code, count = label_runs(chunk)
         gain = chunk.label_table(function).values[code]
+        unlisted_gain = work.evaluation.unlisted_gain(function)
+        if unlisted_gain is not None:
+            # Labels 0 and 1 with n_relevant: R documents of label 1 per query, listed or not.
+            total = work.total_relevant(work.evaluation.relevance_level)
+            query = np.flatnonzero(total > 0) if unlisted_gain > 0 else total[:0]
+            count, gain = total[query].astype(np.int64), np.full(query.shape[0], unlisted_gain)
         positive = gain > 0
         query, count, gain = best_first(query[positive], count[positive], gain[positive])
         merged = run_starts(query, gain)
@@ -1070,7 +1076,9 @@ class RNdcgMean(Quantity):
             cumulative = source.rq.discount_cumsum
             lengths = np.diff(np.append(runs.first, runs.query.shape[0]))  # runs per query
             ideal_at_ends = segment_cumsum(
-                runs.gain * (cumulative[run_ends] - cumulative[runs.start]), lengths
+                runs.gain
+                * (_discounts_through(run_ends, cumulative) - _discounts_through(runs.start, cumulative)),
+                lengths,
             )
             # Sum of 1 / IDCG@t_j over each query's later R levels: a backward scan.
             later = segment_cumsum((1.0 / ideal_at_ends)[::-1], lengths[::-1])[::-1]
@@ -1133,8 +1141,13 @@ def ideal_gain(run_query, run_count, run_gain, cutoffs, discount_cumsum):
     cut = cutoffs[run_query]
     end = np.minimum(start + run_count, cut)
     start = np.minimum(start, cut)
-    weights = discount_cumsum[end] - discount_cumsum[start]
+    weights = _discounts_through(end, discount_cumsum) - _discounts_through(start, discount_cumsum)
     return sum_by_group(run_gain * weights, run_query, cutoffs.shape[0])
+
+
+def _discounts_through(ranks, discount_cumsum):
+    """``D[ranks]``, beyond the longest list too (ideal rankings of ``n_relevant`` documents)."""
+    return discount_sums(ranks, discount_cumsum, "n_relevant")
 
 
 # Discounts summed one by one beyond the table of the longest list: at most
@@ -1153,6 +1166,8 @@ def discount_sums(counts, discount_cumsum, what):
     """
     counts = np.asarray(counts, dtype=np.int64)
     known = discount_cumsum.shape[0] - 1
+    if counts.max(initial=0) <= known:  # in the table: every list's own ideal ranking
+        return discount_cumsum[counts]
     sums = discount_cumsum[np.minimum(counts, known)]
     targets = np.unique(counts[counts > known])
     if not targets.shape[0]:

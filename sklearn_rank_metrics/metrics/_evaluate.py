@@ -86,10 +86,10 @@ def evaluate(
     n_relevant : mapping of query id to int, default=None
         Total number of relevant documents of each query, relevant at
         ``relevance_level``, listed or not (see :func:`map_score`): R of the
-        metrics of binary relevance, and with labels 0 and 1 the ideal DCG
-        of ndcg (``min(R, k)`` documents of label 1). With graded labels the
-        grades of the documents a list left out are unknown: ndcg (and
-        ndcg_rel, rndcg, g) raise where ``n_relevant`` exceeds the relevant
+        metrics of binary relevance, and with labels 0 and 1 the ideal
+        ranking of ndcg, ndcg_rel, rndcg and g (R documents of label 1).
+        With graded labels the grades of the documents a list left out are
+        unknown: those raise where ``n_relevant`` exceeds the relevant
         documents of a list; use ``evaluate_run`` with the qrels, or pass
         every relevant document in ``y_true``.
     ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
