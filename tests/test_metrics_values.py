@@ -531,7 +531,7 @@ def test_n_relevant_in_every_measure_equals_the_materialized_ranking(
                       ties=ties, average=None)  # fmt: skip
         if metric in IDEAL_OF_BINARY_ONLY and not binary:
             tie_error = metric in SCANNED and ties == "average"  # may come first
-            expected = r"evaluate_run .*full relevance of every item" + ("|ties='first'" * tie_error)
+            expected = "evaluate_run .*full relevance of every item" + "|ties='first'" * tie_error
             with pytest.raises(ValueError, match=expected):
                 score(y_true, y_score, **kwargs)
             continue
@@ -587,13 +587,13 @@ def test_a_measure_at_its_own_level_refuses_n_relevant():
 def test_n_relevant_without_cutoff_beyond_what_can_be_summed():
     ok = srm.evaluate([1, 0], [2, 1], metrics=["ndcg", "ndcg@5"], n_relevant={0: 10**6})
     assert ok["ndcg"] == approx(1 / (1 / np.log2(np.arange(2, 10**6 + 2))).sum())
-    with pytest.raises(ValueError, match=r"n_relevant gives a query 1000000000000 relevant .*ndcg@k"):
+    with pytest.raises(ValueError, match=r"n_relevant gives a query 10{12} relevant .*ndcg@k"):
         srm.evaluate([1, 0], [2, 1], metrics=["ndcg"], n_relevant={0: 10**12})
 
 
 @pytest.mark.parametrize("metric", IDEAL_OF_BINARY_ONLY)
 def test_ideal_rankings_longer_than_every_list(metric):
-    # R = 50 relevant documents, lists of 3: the ideal ranking reaches far beyond the discounts' table.
+    # R = 50 relevant documents, lists of 3: the ideal ranking goes beyond the discounts' table.
     y_true, y_score, qid = [1, 0, 1, 0, 0, 0], [3, 2, 1, 3, 2, 1], [1, 1, 1, 2, 2, 2]
     n_relevant = {1: 50, 2: 7}
     score = _through_evaluate(metric)

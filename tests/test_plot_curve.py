@@ -125,7 +125,8 @@ def test_large_tie_blocks_across_chunks_match_the_functions(monkeypatch, metric)
     options = {"relevance_level": 2, "n_relevant": n_relevant}
     score = function_of(metric)
     if metric == "ndcg":  # n_relevant in the ideal DCG: labels 0 and 1
-        y_true, options, score = (y_true >= 2).astype(int), {"n_relevant": n_relevant}, _through_evaluate("ndcg")
+        y_true, options = (y_true >= 2).astype(int), {"n_relevant": n_relevant}
+        score = _through_evaluate("ndcg")
     got = per_query_curve(metric, 120, y_true, y_score, qid=qid, **options)
     for k in (1, 2, 17, 50, 99, 120):
         expected = score(y_true, y_score, qid=qid, k=k, average=None, **options)

@@ -47,7 +47,6 @@ from ._kernels import (
     multiple_of_r,
 )
 from ._results import QueryValues
-from ._validation import plain
 
 # Which shared options a metric takes follows from what its value depends
 # on: graded gains, binary relevance (label >= relevance_level) or label
@@ -126,8 +125,7 @@ class GainRatio(Computation):
 def _first_unlisted(evaluation, unlisted):
     """``n_relevant[id] = R``, for the first query with relevant documents outside its list."""
     q = int(np.flatnonzero(unlisted)[0])
-    query = plain(evaluation.rq.input.query_ids[q])
-    return f"n_relevant[{query!r}] = {int(evaluation.n_relevant[q])}"
+    return f"n_relevant[{evaluation.rq.input.query_name(q)!r}] = {int(evaluation.n_relevant[q])}"
 
 
 # How to give what the relevant documents outside the lists are, for the errors.

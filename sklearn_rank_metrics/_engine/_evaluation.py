@@ -399,9 +399,9 @@ class Evaluation:
         if level != self.relevance_level:
             raise ValueError(
                 f"n_relevant counts the documents relevant at relevance_level="
-                f"{plain(self.relevance_level)!r}, and a measure asks for another level "
-                f"({plain(level)!r}, its rel=); compute it in a call with "
-                f"relevance_level={plain(level)!r} and n_relevant counted at that level."
+                f"{self.relevance_level!r}, and a measure asks for another level "
+                f"({level!r}, its rel=); compute it in a call with "
+                f"relevance_level={level!r} and n_relevant counted at that level."
             )
         return self.n_relevant
 

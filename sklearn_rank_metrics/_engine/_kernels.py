@@ -77,7 +77,7 @@ def exponential_parts(values):
 
 
 def power_of_two(mantissa, exponent):
-    """``mantissa * 2**exponent``, exactly; an exponent beyond int64 (a whole float) gives inf or 0."""
+    """``mantissa * 2**exponent``, exactly; exponents beyond int64 (whole floats): inf or 0."""
     exponent = np.asarray(exponent)
     if exponent.dtype.kind == "f":
         exponent = np.clip(exponent, -(2.0**62), 2.0**62).astype(np.int64)
@@ -1075,11 +1075,9 @@ class RNdcgMean(Quantity):
             run_ends = runs.start + runs.count
             cumulative = source.rq.discount_cumsum
             lengths = np.diff(np.append(runs.first, runs.query.shape[0]))  # runs per query
-            ideal_at_ends = segment_cumsum(
-                runs.gain
-                * (_discounts_through(run_ends, cumulative) - _discounts_through(runs.start, cumulative)),
-                lengths,
-            )
+            through = _discounts_through(run_ends, cumulative)
+            before = _discounts_through(runs.start, cumulative)
+            ideal_at_ends = segment_cumsum(runs.gain * (through - before), lengths)
             # Sum of 1 / IDCG@t_j over each query's later R levels: a backward scan.
             later = segment_cumsum((1.0 / ideal_at_ends)[::-1], lengths[::-1])[::-1]
             n = chunk.query_sizes
