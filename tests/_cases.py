@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine._definitions import METRICS
+from sklearn_rank_metrics._engine._definitions import METRICS, GainRatio, LevelGainMean
 from sklearn_rank_metrics._engine._kernels import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
@@ -28,6 +28,11 @@ COUNTS_RELEVANT = tuple(
 # 2: its value changes when the labels are scaled.
 GAINS_IN_A_LOGARITHM = tuple(
     name for name, d in METRICS.items() if getattr(d.computation, "ranked", None) is NormalizedGainSum
+)
+# With n_relevant counting relevant documents outside the lists: measures of an
+# ideal ranking take them for labels 0 and 1 only (else an error).
+IDEAL_OF_BINARY_ONLY = tuple(
+    name for name, d in METRICS.items() if isinstance(d.computation, GainRatio | LevelGainMean)
 )
 # Values that may be negative.
 SIGNED = ("kendall", "utility")

@@ -587,6 +587,10 @@ def query_value(
     lv = relevance_level
     R_in = sum(1 for x in labels if x >= lv)
     R = R_in if R_given is None else R_given
+    # The full materialized ranking's judged documents: the list, and below it the
+    # relevant documents it left out (R_given counts them), of the lowest relevant
+    # label (1 for labels 0 and 1). They count in totals and ideals, never as ranked.
+    judged = labels + (max(1.0, lv),) * (R - R_in)
     N = sum(1 for x in labels if 0 <= x < lv)
     if metric in NO_CONVENTION:
         f = {
@@ -602,7 +606,7 @@ def query_value(
         }[metric]
         return _expect(labels, scores, ties, f)
     if metric in GAIN_METRICS or metric in ("err", "ndcg_rel", "g"):
-        no_rel = all(x <= 0 for x in labels)
+        no_rel = all(x <= 0 for x in judged)
     else:
         assert R >= R_in
         no_rel = R == 0
@@ -612,7 +616,7 @@ def query_value(
     if metric == "dcg":
         f = lambda r: dcg_of(r, k, gain)  # noqa: E731
     elif metric == "ndcg":
-        ideal = dcg_of(tuple(sorted(labels, reverse=True)), k, gain)
+        ideal = dcg_of(tuple(sorted(judged, reverse=True)), k, gain)
         f = lambda r: dcg_of(r, k, gain) / ideal  # noqa: E731
     elif metric == "cg":
         f = lambda r: cg_of(r, k, gain)  # noqa: E731
@@ -655,11 +659,11 @@ def query_value(
     elif metric == "rbp":
         f = lambda r: rbp_of(r, k, lv)  # noqa: E731
     elif metric == "ndcg_rel":
-        f = lambda r: trec_ndcg_rel_of(r, labels, gain=gain)  # noqa: E731
+        f = lambda r: trec_ndcg_rel_of(r, judged, gain=gain)  # noqa: E731
     elif metric == "rndcg":
-        f = lambda r: trec_rndcg_of(r, labels, lv, gain=gain)  # noqa: E731
+        f = lambda r: trec_rndcg_of(r, judged, lv, gain=gain)  # noqa: E731
     elif metric == "g":
-        f = lambda r: trec_g_of(r, labels, gain=gain)  # noqa: E731
+        f = lambda r: trec_g_of(r, judged, gain=gain)  # noqa: E731
     else:
         raise ValueError(metric)
     return _expect(labels, scores, ties, f)

@@ -62,7 +62,7 @@ def test_weights_and_n_relevant(client, data):
     n_relevant = {q: 15 for q in ids[::2].tolist()}
     totals = frame.groupby("qid")["label"].max()
     n_relevant[totals.index[totals.to_numpy() == 0][0]] = 0  # no relevant document at all
-    options = dict(n_relevant=n_relevant, sample_weight="w", metrics=["map@5", "recall@3", "ndcg"])
+    options = dict(n_relevant=n_relevant, sample_weight="w", metrics=["map@5", "recall@3", "dcg"])
     reference = in_memory(frame, **options)
     assert reference.query_weights is not None
     assert_same_per_query(evaluate(ddf, average=None, **options).compute(), reference)

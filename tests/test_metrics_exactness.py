@@ -7,6 +7,7 @@ brute-force reference.
 """
 
 import math
+import re
 import warnings
 from fractions import Fraction
 
@@ -17,6 +18,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
+from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels, _pipeline, _segments
 
 
@@ -234,3 +236,104 @@ def test_tie_block_probabilities_match_exact_fractions(m, r, k):
     results = srm.evaluate(y_true, y_score, metrics=[f"hit_rate@{k}", f"mrr@{k}"])
     assert results[f"hit_rate@{k}"] == pytest.approx(float(1 - miss), rel=1e-13, abs=0)
     assert results[f"mrr@{k}"] == pytest.approx(float(rr), rel=1e-13, abs=0)
+
+
+# ------------------------------------------ integer labels float64 cannot hold
+# From 2**53 on, float64 merges neighbouring integers: relevance is compared in the
+# labels' own integers, and gains are computed from them exactly where they can be.
+BEYOND_FLOAT = {
+    "int64 from 2**53": (np.int64, 2**53),
+    "int64 near 2**62": (np.int64, 2**62),
+    "int64 near 2**63": (np.int64, 2**63 - 8),
+    "uint64 near 2**64": (np.uint64, 2**64 - 8),
+}
+EXPONENTIAL_BEYOND_INT64 = "y_true holds labels beyond 2\\*\\*63 - 1"
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+@pytest.mark.parametrize("labels", list(BEYOND_FLOAT))
+@pytest.mark.parametrize("name, metric, extra", VARIANTS, ids=VARIANT_IDS)
+def test_integer_labels_beyond_float64_are_compared_exactly(
+    monkeypatch, name, metric, extra, labels, path
+):
+    """A metric of labels ``base + d`` at level ``base + 1``: that of labels ``d`` at level 1.
+
+    Gains: linear ones are the labels in float64 (the reference's too); the
+    exponential gains ``2**(base + d) - 1`` are ``2**base`` times ``2**d`` (the
+    ``- 1`` is below float64's precision), so that NDCG is that of linear gains
+    ``2**d``; DCG, CG and the other sums of such gains overflow (an error).
+    """
+    for (module, attribute), value in PATHS[path].items():
+        monkeypatch.setattr(module, attribute, value)
+    dtype, base = BEYOND_FLOAT[labels]
+    offsets, y_score, qid = random_case(3, max_queries=6, label_values=(0, 0, 1, 2, 3, 7),
+                                        score_values=(0, 1, 2))  # fmt: skip
+    offsets = np.array(offsets)
+    y_true = dtype(base) + offsets.astype(dtype)
+    exponential = extra.get("gain") == "exponential"
+    score = function_of(metric)
+    options = MEASURE_OPTIONS.get(metric, {})
+    for ties in ("first", "pessimistic"):
+        kwargs = dict(extra, ties=ties, qid=qid, average=None)
+        if metric not in WHOLE_LIST:
+            kwargs["k"] = 3
+        if "relevance_level" in METRICS[metric].options:
+            got = _quiet(score, y_true, y_score, relevance_level=base + 1, **kwargs)
+            expected = _quiet(score, offsets, y_score, relevance_level=1, **kwargs)
+            np.testing.assert_array_equal(got, expected)
+            continue
+        if metric in ("rc", "kendall"):
+            np.testing.assert_array_equal(
+                _quiet(score, y_true, y_score, **kwargs), _quiet(score, offsets, y_score, **kwargs)
+            )
+            continue
+        try:
+            got = _quiet(score, y_true, y_score, **kwargs)
+        except ValueError as error:
+            # Gains too large to add up, or beyond float64 even scaled: an error, never inf.
+            assert exponential or metric in ("err", "g"), error
+            expected = rf"overflow|beyond float64|max_grade|loses the 2|{EXPONENTIAL_BEYOND_INT64}"
+            assert re.search(expected, str(error)), error
+            continue
+        assert np.isfinite(got).all(), (metric, got)
+        if exponential:
+            assert metric == "ndcg", metric
+            kwargs.pop("gain")
+            expected = reference(metric, 2.0**offsets, y_score, **kwargs, **options)
+        else:
+            expected = reference(metric, y_true.astype(float), y_score, **kwargs, **options)
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_relevance_level_beyond_2_53_is_exact(dtype):
+    # 2**53 + 1 is 2**53 in float64: compared there, every document was relevant.
+    big = 2**53
+    y_true = np.array([big, big + 1, big, big + 1], dtype=dtype)
+    assert srm.map_score(y_true, [4, 3, 2, 1], relevance_level=big + 1) == (1 / 2 + 2 / 4) / 2
+    assert srm.map_score(y_true, [4, 3, 2, 1], relevance_level=np.int64(big + 1)) == 0.5
+    assert srm.precision_at_k_score(y_true, [4, 3, 2, 1], k=4, relevance_level=big + 2) == 0.0
+    # A float level: the labels at or above it, whatever float64 makes of the labels.
+    assert srm.precision_at_k_score(y_true, [4, 3, 2, 1], k=4, relevance_level=float(big)) == 1.0
+    assert srm.precision_at_k_score(y_true, [4, 3, 2, 1], k=4, relevance_level=big + 2.0) == 0.0
+    # Labels float64 holds, a level it does not: the level is not rounded down to them.
+    small = np.array([0, 2**60], dtype=dtype)
+    assert srm.precision_at_k_score(small, [2, 1], k=2, relevance_level=2**60 + 1) == 0.0
+    assert srm.precision_at_k_score(small, [2, 1], k=2, relevance_level=2**60 - 1) == 0.5
+    # A level beyond every integer of the dtype: nothing is relevant.
+    assert srm.recall_at_k_score(y_true, [4, 3, 2, 1], relevance_level=2**70) == 0.0
+
+
+@pytest.mark.parametrize("metric", ["ndcg", "dcg", "g", "ndcg_rel"])
+def test_exponential_gains_of_huge_labels_are_exact_or_an_error(metric):
+    # Float labels beyond int64 too: two labels 2**18 apart near 2**70, gains 2**(2**18) apart.
+    y_true = [2.0**70 - 2**18, 2.0**70, 0.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way
+        try:
+            value = srm.evaluate(y_true, [3, 2, 1], metrics=[metric], gain="exponential")[metric]
+        except ValueError as error:
+            assert metric != "ndcg" and re.search("overflow|beyond float64", str(error)), error
+            return
+    # Ranked gains 2**-(2**18) (0 in float64) and 1, over the ideal's 1 and 2**-(2**18).
+    assert metric == "ndcg" and value == pytest.approx(1 / np.log2(3), rel=1e-15)

@@ -5,6 +5,7 @@ Every case is small and tie-heavy (scores drawn from {0, 1, 2}, graded labels
 against an explicit enumeration of every ordering of the tied documents.
 """
 
+import itertools
 import math
 import warnings
 
@@ -15,6 +16,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED
 from _cases import BINARY, NAMES, UNBOUNDED, VARIANT_IDS, VARIANTS, WHOLE_LIST, WITH_NO_RELEVANT, function_of
+from _cases import IDEAL_OF_BINARY_ONLY, _through_evaluate
 from _reference import random_case, rc_literal, rc_pairs, reference
 
 TIES = ["average", "optimistic", "pessimistic", "first"]
@@ -492,3 +494,112 @@ def test_boolean_labels_are_binary_grades(name, metric, extra):
     assert got == approx(expected)
     ints = function_of(metric)([int(x) for x in y_true], y_score, qid=qid, average=None, **extra)
     assert got == approx(ints)
+
+
+# ------------------------------------- n_relevant in every measure of the table
+def _unlisted_case(seed, labels, level):
+    """A random case and an n_relevant with relevant documents outside about half the lists."""
+    y_true, y_score, qid = random_case(seed, label_values=labels)
+    rng = np.random.default_rng(seed)
+    counts = {}
+    for q, label in zip(qid, y_true):
+        counts[q] = counts.get(q, 0) + (label >= level)
+    n_relevant = {q: c + int(rng.integers(0, 3)) * (rng.random() < 0.6) for q, c in counts.items()}
+    n_relevant[qid[0]] += 1  # at least one query with one
+    return y_true, y_score, qid, n_relevant
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("labels, level", [((0, 0, 1), 1), ((0, 1), 0.5), ((0, 0, 1, 2, 3), 1),
+                                           ((0, 0, 1, 2, 3), 2), ((0, 1), 2)])  # fmt: skip
+@pytest.mark.parametrize("name, metric, extra", VARIANTS, ids=VARIANT_IDS)
+def test_n_relevant_in_every_measure_equals_the_materialized_ranking(
+    name, metric, extra, labels, level, seed
+):
+    """Each measure with n_relevant, as on the full materialized ranking (the reference's).
+
+    The relevant documents a list left out are appended below it: they count in
+    R and in the ideal, never as ranked. Where their grades matter and are not
+    known (graded labels in an ideal ranking), an error names evaluate_run and
+    the full relevance.
+    """
+    y_true, y_score, qid, n_relevant = _unlisted_case(seed, labels, level)
+    binary = set(labels) <= {0, 1} and level <= 1
+    score = _through_evaluate(metric)
+    for kwargs, ties in itertools.product(option_grid(metric, extra), TIES):
+        kwargs = dict(kwargs, qid=qid, relevance_level=level, n_relevant=n_relevant,
+                      ties=ties, average=None)  # fmt: skip
+        if metric in IDEAL_OF_BINARY_ONLY and not binary:
+            tie_error = metric in SCANNED and ties == "average"  # may come first
+            expected = "evaluate_run .*full relevance of every item" + "|ties='first'" * tie_error
+            with pytest.raises(ValueError, match=expected):
+                score(y_true, y_score, **kwargs)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            try:
+                got = score(y_true, y_score, **kwargs)
+            except ValueError as error:  # no closed form under ties: an error, never a guess
+                assert metric in SCANNED and ties == "average" and "ties='first'" in str(error)
+                continue
+        expected = reference(metric, y_true, y_score, **kwargs, **MEASURE_OPTIONS.get(metric, {}))
+        assert got == approx(expected), (kwargs, n_relevant)
+
+
+@pytest.mark.parametrize("no_relevant", ["zero", "skip"])
+@pytest.mark.parametrize("metric", ["ndcg", "dcg", "cg", "err"])
+def test_graded_measures_count_relevant_documents_outside_the_list(metric, no_relevant):
+    # No gain listed, relevant documents elsewhere: 0, never skipped as "no relevant".
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        values = srm.evaluate([0, 0, 0, 1], [4, 3, 2, 1], qid=["a", "a", "b", "b"],
+                              metrics=[f"{metric}@1"], n_relevant={"a": 2},
+                              no_relevant=no_relevant, average=None)  # fmt: skip
+    assert values[f"{metric}@1"].tolist() == [0.0, 0.0]
+
+
+def test_ndcg_of_top_k_lists_uses_n_relevant():
+    # A recommender's top-3 lists, 5 and 1 relevant items in all: the ideal DCG has R of them.
+    y_true = [1, 0, 1, 0, 0, 1]
+    values = srm.evaluate(y_true, [3, 2, 1] * 2, qid=[1, 1, 1, 2, 2, 2], n_relevant={1: 5, 2: 1},
+                          metrics=["ndcg@3", "ndcg@10", "ndcg"], average=None)  # fmt: skip
+    discount = 1 / np.log2(np.arange(2, 12))
+    dcg = 1 + discount[2]
+    assert values["ndcg@3"] == approx([dcg / discount[:3].sum(), discount[2]])
+    assert values["ndcg@10"] == approx([dcg / discount[:5].sum(), discount[2]])
+    assert values["ndcg"] == approx(values["ndcg@10"])
+    with pytest.raises(ValueError, match=r"ndcg@3: n_relevant\[1\] = 5 counts relevant documents"):
+        srm.evaluate([2, 0, 1], [3, 2, 1], qid=[1, 1, 1], n_relevant={1: 5}, metrics=["ndcg@3"])
+    # A list that holds every relevant document: graded labels are fine.
+    graded = srm.evaluate([2, 0, 1], [3, 2, 1], qid=[1, 1, 1], n_relevant={1: 2}, metrics=["ndcg"])
+    assert graded["ndcg"] == approx(srm.ndcg_score([2, 0, 1], [3, 2, 1]))
+
+
+def test_a_measure_at_its_own_level_refuses_n_relevant():
+    # n_relevant counts the documents relevant at relevance_level, not at rel=2.
+    with pytest.raises(ValueError, match=r"relevant at relevance_level=1.*another level \(2"):
+        srm.evaluate([1, 0, 2], [3, 2, 1], metrics=["R(rel=2)@2"], n_relevant={0: 4})
+    same = srm.evaluate([1, 0, 2], [3, 2, 1], metrics=["R(rel=2)@2"], relevance_level=2,
+                        n_relevant={0: 4})  # fmt: skip
+    assert same["R(rel=2)@2"] == 0.0
+
+
+def test_n_relevant_without_cutoff_beyond_what_can_be_summed():
+    ok = srm.evaluate([1, 0], [2, 1], metrics=["ndcg", "ndcg@5"], n_relevant={0: 10**6})
+    assert ok["ndcg"] == approx(1 / (1 / np.log2(np.arange(2, 10**6 + 2))).sum())
+    with pytest.raises(ValueError, match=r"n_relevant gives a query 10{12} relevant .*ndcg@k"):
+        srm.evaluate([1, 0], [2, 1], metrics=["ndcg"], n_relevant={0: 10**12})
+
+
+@pytest.mark.parametrize("metric", IDEAL_OF_BINARY_ONLY)
+def test_ideal_rankings_longer_than_every_list(metric):
+    # R = 50 relevant documents, lists of 3: the ideal ranking goes beyond the discounts' table.
+    y_true, y_score, qid = [1, 0, 1, 0, 0, 0], [3, 2, 1, 3, 2, 1], [1, 1, 1, 2, 2, 2]
+    n_relevant = {1: 50, 2: 7}
+    score = _through_evaluate(metric)
+    for k in [None] if metric in WHOLE_LIST else [None, 2, 60]:
+        kwargs = dict(qid=qid, n_relevant=n_relevant, average=None, ties="first")
+        if metric not in WHOLE_LIST:
+            kwargs["k"] = k
+        got = score(y_true, y_score, **kwargs)
+        assert got == approx(reference(metric, y_true, y_score, **kwargs)), k

@@ -312,3 +312,23 @@ def test_name_table_of_the_docs():
         for name in re.findall(r"`([^`]+)`", "".join(cells)):
             name = re.sub(r"(@|_)k$", r"\g<1>10", name)
             assert parse_name(name).definition == definition.strip(), name
+
+
+@pytest.mark.parametrize("name", ["R(rel=-1)@5", "AP(rel=-1)", "P(rel=-0.5)@2", "AP(rel=0)"])
+def test_a_negative_or_zero_rel_is_refused_as_relevance_level_is(name):
+    # rel=-1 would count unjudged documents (negative labels) as relevant: recall 1.75.
+    with pytest.raises(ValueError, match=r"rel=-?0?\.?\d* is not valid; rel must be a finite"):
+        evaluate([1, 0, 2], [3.0, 2.0, 1.0], metrics=[name])
+
+
+@pytest.mark.parametrize("name", ["R(rel=-1)@5", "AP(rel=-1)", "NumRel(rel=-2)"])
+def test_a_negative_rel_is_refused_in_a_run_evaluation(name):
+    pd = pytest.importorskip("pandas")
+    from sklearn_rank_metrics.trec import evaluate_run
+
+    qrels = pd.DataFrame({"query_id": ["q"] * 2, "doc_id": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query_id": ["q"] * 4, "doc_id": ["a", "x", "y", "b"],
+                        "score": [4.0, 3.0, 2.0, 1.0]})  # fmt: skip
+    with pytest.raises(ValueError, match=r"rel=-\d is not valid; rel must be a finite number >= 0"):
+        evaluate_run(qrels, run, metrics=[name])
+    assert evaluate_run(qrels, run, metrics=["AP(rel=0)"])["AP(rel=0)"] == pytest.approx(0.75)

@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _cases import function_of
+from _cases import _through_evaluate, function_of
 from _reference import random_case, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
@@ -147,11 +147,13 @@ def test_large_tie_blocks_across_chunks_match_the_functions(monkeypatch, metric)
     y_score = rng.integers(0, 4, qid.shape[0])
     n_relevant = {q: 200 for q in range(0, 60, 3)}
     options = {"relevance_level": 2, "n_relevant": n_relevant}
-    if metric == "ndcg":
-        options = {}
+    score = function_of(metric)
+    if metric == "ndcg":  # n_relevant in the ideal DCG: labels 0 and 1
+        y_true, options = (y_true >= 2).astype(int), {"n_relevant": n_relevant}
+        score = _through_evaluate("ndcg")
     got = per_query_curve(metric, 120, y_true, y_score, qid=qid, **options)
     for k in (1, 2, 17, 50, 99, 120):
-        expected = function_of(metric)(y_true, y_score, qid=qid, k=k, average=None, **options)
+        expected = score(y_true, y_score, qid=qid, k=k, average=None, **options)
         np.testing.assert_allclose(got[:, k - 1], expected, rtol=1e-12, atol=1e-14)
 
 

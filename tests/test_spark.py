@@ -145,9 +145,11 @@ def test_reproduces_mllib_ranking_metrics(spark):
     n_relevant = {query: len(truth) for query, (_, truth) in enumerate(lists)}
     mllib = RankingMetrics(spark.sparkContext.parallelize(lists, 2))
     sdf = spark.createDataFrame(frame)
-    means = evaluate(sdf, metrics=["precision@5", "recall@5", "map", "map@3"],
+    means = evaluate(sdf, metrics=["precision@5", "recall@5", "map", "map@3", "ndcg@5"],
                      n_relevant=n_relevant)  # fmt: skip
     assert means["precision@5"] == pytest.approx(mllib.precisionAt(5), rel=1e-12)
+    # Its ideal DCG counts the relevant items the list left out (n_relevant here).
+    assert means["ndcg@5"] == pytest.approx(mllib.ndcgAt(5), rel=1e-12)
     assert means["recall@5"] == pytest.approx(mllib.recallAt(5), rel=1e-12)
     assert means["map"] == pytest.approx(mllib.meanAveragePrecision, rel=1e-12)
     # MLlib's MAP@k divides by min(R, k), this package's map@k by R (trec_eval):

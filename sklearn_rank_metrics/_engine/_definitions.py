@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._evaluation import exact_level
 from ._kernels import (
     CascadeGain,
     Counted,
@@ -41,6 +42,8 @@ from ._kernels import (
     RelevantNdcgMean,
     repeated_powers,
     RNdcgMean,
+    discount_sums,
+    level_gain,
     multiple_of_r,
 )
 from ._results import QueryValues
@@ -82,7 +85,7 @@ class Computation:
     @staticmethod
     def level(evaluation, request):
         """The relevance level of this request: its own, or the call's ``relevance_level``."""
-        return evaluation.relevance_level if request.level is None else float(request.level)
+        return evaluation.relevance_level if request.level is None else exact_level(request.level)
 
 
 def _ratio(numerator, denominator):
@@ -107,13 +110,61 @@ class GainRatio(Computation):
         return (
             ExpectedGain(request.k, discounted=True, scaled=scaled),
             IdealGain(request.k, scaled=scaled),
+            *evaluation.relevant_set_quantities(),
         )
 
     def finalize(self, evaluation, request):
-        gain, ideal = self.values(evaluation, request)
-        if gain_levels(evaluation, request):  # unscaled gains
+        gain, ideal, *_ = self.values(evaluation, request)
+        levels = gain_levels(evaluation, request)
+        if levels:  # unscaled gains
             _check_finite(evaluation, request, gain, ideal)
+        ideal = _ideal_with_unlisted(evaluation, request, levels, ideal)
         return QueryValues(_ratio(gain, ideal), no_relevant=ideal == 0)
+
+
+def _first_unlisted(evaluation, unlisted):
+    """``n_relevant[id] = R``, for the first query with relevant documents outside its list."""
+    q = int(np.flatnonzero(unlisted)[0])
+    return f"n_relevant[{evaluation.rq.input.query_name(q)!r}] = {int(evaluation.n_relevant[q])}"
+
+
+# How to give what the relevant documents outside the lists are, for the errors.
+_FULL_RELEVANCE = (
+    "Evaluate a run against its qrels with evaluate_run (they give every grade), or pass "
+    "the full relevance of every item: each relevant document the list left out in y_true "
+    "too, scored below the list."
+)
+
+
+def _ideal_with_unlisted(evaluation, request, levels, ideal):
+    """NDCG's ideal DCG where ``n_relevant`` counts relevant documents the list does not hold.
+
+    With labels 0 and 1 (relevant at the call's level), those documents have
+    label 1: the ideal of ``R`` documents of gain ``g(1)``,
+    ``g(1) sum_{i < min(R, k)} 1 / log2(i + 2)``. With graded labels their
+    grades are unknown: a ValueError.
+    """
+    unlisted = evaluation.unlisted_relevant()
+    if not unlisted.any():
+        return ideal
+    gain = _unlisted_gain(evaluation, request, levels, unlisted)
+    total = evaluation.total_relevant(evaluation.relevance_level)
+    cut = total if request.k is None else np.minimum(total, request.k)
+    sums = discount_sums(cut, evaluation.rq.discount_cumsum, "n_relevant")
+    return np.where(unlisted, gain * sums, ideal)
+
+
+def _unlisted_gain(evaluation, request, levels, unlisted):
+    """The gain of the relevant documents outside the lists (label 1), or a ValueError (graded)."""
+    gain = evaluation.unlisted_gain(level_gain(evaluation, levels))
+    if gain is None:
+        raise ValueError(
+            f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant documents "
+            "that are not in the list, and the labels are graded (not only 0 and 1, relevant "
+            "at relevance_level <= 1), so the ideal ranking needs their grades, which "
+            f"n_relevant does not give. {_FULL_RELEVANCE}"
+        )
+    return gain
 
 
 @dataclass(frozen=True)
@@ -125,11 +176,16 @@ class GainSum(Computation):
     def needs(self, evaluation, request):
         levels = gain_levels(evaluation, request)
         has_gain = PositiveGain(levels) if levels else HasGain()
-        return ExpectedGain(request.k, discounted=self.discounted, levels=levels), has_gain
+        return (
+            ExpectedGain(request.k, discounted=self.discounted, levels=levels),
+            has_gain,
+            *evaluation.relevant_set_quantities(),
+        )
 
     def finalize(self, evaluation, request):
-        values, has_gain = self.values(evaluation, request)
-        has_gain = has_gain > 0
+        values, has_gain, *_ = self.values(evaluation, request)
+        # Relevant documents outside the list (n_relevant): the query has some.
+        has_gain = (has_gain > 0) | evaluation.unlisted_relevant()
         if not np.isfinite(values).all():
             gain = evaluation.gain
             other_gain = " gain='linear'," if gain == "exponential" else ""
@@ -220,10 +276,21 @@ class LevelGainMean(Computation):
     def needs(self, evaluation, request):
         levels = gain_levels(evaluation, request)
         relevant = (RelevantInList(self.level(evaluation, request)),) if self.r_levels else ()
-        return self.ranked(levels), PositiveGain(levels), *relevant
+        return (
+            self.ranked(levels),
+            PositiveGain(levels),
+            *relevant,
+            *evaluation.relevant_set_quantities(),
+        )
 
     def finalize(self, evaluation, request):
         value, positive, *_ = self.values(evaluation, request)
+        unlisted = evaluation.unlisted_relevant()
+        if unlisted.any():
+            # Labels 0 and 1: the documents of positive gain are the R relevant ones.
+            gain = _unlisted_gain(evaluation, request, gain_levels(evaluation, request), unlisted)
+            total = evaluation.total_relevant(evaluation.relevance_level)
+            positive = np.where(unlisted, gain * total, positive)
         _check_finite(evaluation, request, value, positive)
         if (positive >= self.max_total).any():
             raise ValueError(
@@ -446,11 +513,11 @@ class Cascade(Computation):
 
     def needs(self, evaluation, request):
         max_grade = _option(request, "max_grade", 4, lambda g: g > 0, "a grade above 0")
-        return CascadeGain(request.k, max_grade), HasGain()
+        return CascadeGain(request.k, max_grade), HasGain(), *evaluation.relevant_set_quantities()
 
     def finalize(self, evaluation, request):
-        value, has_gain = self.values(evaluation, request)
-        return QueryValues(value, no_relevant=~has_gain)
+        value, has_gain, *_ = self.values(evaluation, request)
+        return QueryValues(value, no_relevant=~(has_gain | evaluation.unlisted_relevant()))
 
 
 def _recall_level(request):

@@ -17,12 +17,21 @@ A query's values depend on that query alone: not on the number of threads,
 the chunk size, or the other queries of the call (see :mod:`._kernels`).
 """
 
+import math
+import numbers
 from functools import cached_property
 
 import numpy as np
 
 from . import _kernels
-from ._kernels import LabelGain, OrderFree, Relevance, curve_of, exponential_parts
+from ._kernels import (
+    LabelGain,
+    OrderFree,
+    Relevance,
+    curve_of,
+    exponential_parts,
+    power_of_two,
+)
 from ._segments import QueryChunk, RankedValues
 
 
@@ -31,17 +40,34 @@ from ._segments import QueryChunk, RankedValues
 _MAX_UNSCALED_GAIN_TOTAL = 2.0**1000
 
 
-def relevance_threshold(level, label_dtype):
+def relevance_threshold(level, label_dtype, value_dtype=np.dtype(np.float64)):
     """``relevance_level`` in the labels' own precision.
 
     A float32 or float16 label written as ``0.7`` is the nearest value of its
     dtype, below 0.7 in float64; compared with the level rounded to the
-    same dtype, it is relevant, as the user wrote it.
+    same dtype, it is relevant, as the user wrote it. Label values kept as
+    integers (``value_dtype``, from 2**53 on) are compared with the level's
+    ceiling as an exact int; float64 values with the smallest float64 at or
+    above an integer level float64 cannot hold.
     """
+    if value_dtype.kind in "iu":
+        threshold = level if isinstance(level, int) else math.ceil(level)
+        info = np.iinfo(value_dtype)
+        if threshold > info.max:
+            return math.inf
+        return -math.inf if threshold < info.min else threshold
     if label_dtype.kind == "f" and label_dtype.itemsize < 8:
         with np.errstate(over="ignore"):
             return float(np.asarray(level, dtype=label_dtype))
-    return float(level)
+    threshold = float(level)
+    if isinstance(level, int) and threshold < level:  # float64 rounded it down
+        threshold = float(np.nextafter(threshold, math.inf))
+    return threshold
+
+
+def exact_level(level):
+    """A relevance level as a Python int (whole numbers, kept exact) or float."""
+    return int(level) if isinstance(level, numbers.Integral) else float(level)
 
 
 class ChunkWork:
@@ -102,7 +128,10 @@ class ChunkWork:
 
         def compute():
             head = self.head(key)
-            first_relevant = np.searchsorted(self.chunk.label_values, threshold)
+            values = self.chunk.label_values
+            # An int threshold in the values' own dtype: searchsorted would compare in float64.
+            bound = threshold if isinstance(threshold, float) else values.dtype.type(threshold)
+            first_relevant = np.searchsorted(values, bound)
             return head.flagged_per_query(head.codes() >= first_relevant)
 
         return self.shared(("relevant_positions", key, threshold), compute)
@@ -117,7 +146,7 @@ class ChunkWork:
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given."""
         in_list = self.value(_kernels.RelevantInList(level))
-        given = self.evaluation.n_relevant
+        given = self.evaluation.given_relevant(level)
         if given is None:
             return in_list
         given = given[self.chunk.start : self.chunk.stop]
@@ -255,7 +284,7 @@ class Evaluation:
 
     def threshold(self, level):
         """The relevance threshold of ``level`` in the labels' precision."""
-        return relevance_threshold(level, self.rq.input.y_true.dtype)
+        return relevance_threshold(level, self.rq.input.y_true.dtype, self.rq.labels.value_dtype)
 
     def label_table(self, function):
         """``function`` of the global label values, as a table."""
@@ -292,7 +321,8 @@ class Evaluation:
             largest = LabelGain(self.gain)(max_labels)
             fits = largest * query_sizes < _MAX_UNSCALED_GAIN_TOTAL
         if self.gain == "exponential":
-            exponent = np.ceil(max_labels).astype(np.int64)
+            mantissa, whole = exponential_parts(max_labels)
+            exponent = whole + (mantissa > 1)  # the ceiling, exact for any labels
         else:
             exponent = np.frexp(max_labels)[1].astype(np.int64)
         return np.where(fits, 0, exponent)
@@ -301,7 +331,7 @@ class Evaluation:
         """Gains of ``labels`` over ``2**exponents``: exactly the unscaled gains times that."""
         if self.gain == "exponential":
             mantissa, whole = exponential_parts(labels)
-            return np.ldexp(mantissa, whole - exponents) - np.ldexp(1.0, -exponents)
+            return power_of_two(mantissa, whole - exponents) - power_of_two(1.0, -exponents)
         return np.ldexp(labels, -exponents)
 
     def gains_of(self, codes, queries, scaled):
@@ -376,13 +406,67 @@ class Evaluation:
             last = self._columns[computed] = (k, self._values[computed].column(k))
         return last[1]
 
+    def given_relevant(self, level):
+        """``n_relevant`` (-1 where not given), or None; a ValueError at another level.
+
+        ``n_relevant`` counts the documents relevant at the call's
+        ``relevance_level``: a measure at its own level (``R(rel=2)@5``)
+        cannot know how many documents outside the list are relevant at it.
+        """
+        if self.n_relevant is None:
+            return None
+        if level != self.relevance_level:
+            raise ValueError(
+                f"n_relevant counts the documents relevant at relevance_level="
+                f"{self.relevance_level!r}, and a measure asks for another level "
+                f"({level!r}, its rel=); compute it in a call with "
+                f"relevance_level={level!r} and n_relevant counted at that level."
+            )
+        return self.n_relevant
+
+    def unlisted_relevant(self):
+        """Per query: whether ``n_relevant`` counts relevant documents the list does not hold.
+
+        Needs :meth:`relevant_set_quantities` computed. All False without ``n_relevant``.
+        """
+        if self.n_relevant is None:
+            return np.zeros(self.rq.n_queries, dtype=bool)
+        level = self.relevance_level
+        return self.total_relevant(level) > self.value(_kernels.RelevantInList(level))
+
+    def unlisted_gain(self, function):
+        """The gain of the relevant documents ``n_relevant`` counts outside the lists, or None.
+
+        With labels 0 and 1 (relevant at a ``relevance_level`` <= 1, label 0
+        of no positive gain) they have label 1: its gain under ``function``
+        (0 where not positive). None without ``n_relevant``, or with graded
+        labels, whose grades outside the lists are unknown.
+        """
+        if self.n_relevant is None:
+            return None
+        gains = function(np.array([0.0, 1.0]))
+        values = self.rq.labels.values
+        binary = (
+            values is not None
+            and np.isin(values, (0, 1)).all()
+            and gains[0] <= 0
+            and self.relevance_level <= 1
+        )
+        return max(float(gains[1]), 0.0) if binary else None
+
+    def relevant_set_quantities(self):
+        """What :meth:`unlisted_relevant` reads: none without ``n_relevant``."""
+        if self.n_relevant is None:
+            return ()
+        return (_kernels.RelevantInList(self.relevance_level),)
+
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.
 
         Raises a ValueError when ``n_relevant`` is below what the list holds.
         """
         in_list = self.value(_kernels.RelevantInList(level))
-        if self.n_relevant is None:
+        if self.given_relevant(level) is None:
             return in_list
         given = self.n_relevant >= 0
         too_few = given & (self.n_relevant < in_list)

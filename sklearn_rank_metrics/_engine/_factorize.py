@@ -699,6 +699,24 @@ class LabelCodes:
     codes: np.ndarray | None
     values: np.ndarray | None
     top: float
+    # float64, or the labels' integer dtype where float64 would merge some of them
+    value_dtype: np.dtype = np.dtype(np.float64)
+
+
+# Integers from 2**53 on may differ by less than float64's spacing.
+_FLOAT_EXACT_INTEGERS = float(2**53)
+
+
+def label_value_dtype(labels, top):
+    """The dtype label values are compared in: the labels' own integers from 2**53 on, else float64.
+
+    Relevance (label >= relevance_level) is then exact for integers float64
+    would round (2**53 + 1 and 2**53 are distinct labels); gains are float64
+    either way.
+    """
+    if labels.dtype.kind in "iu" and top >= _FLOAT_EXACT_INTEGERS:
+        return labels.dtype
+    return np.dtype(np.float64)
 
 
 def _compact(codes, counts):
@@ -724,7 +742,7 @@ def _small_integer_codes(labels, top, bottom=0):
         for start, stop in _blocks(labels.shape[0]):
             block = labels[start:stop]
             if bottom:
-                block = np.subtract(block, bottom, dtype=np.int64)
+                block = block - block.dtype.type(bottom)  # in their dtype: exact, >= 0
             np.copyto(codes[start:stop], block, casting="unsafe")
             if block.dtype.kind == "f" and not np.array_equal(codes[start:stop], block):
                 return None
@@ -754,19 +772,23 @@ def code_labels(labels, top=None, bottom=0):
     ``top``, the largest label, saves a pass when known; ``bottom`` is the
     smallest possible label (negative for the unjudged documents of a TREC run).
     """
-    top = float(labels.max() if top is None else top)  # a float16 top overflows beside 2**16
+    exact_top = labels.max() if top is None else top
+    top = float(exact_top)  # a float16 top overflows beside 2**16
+    value_dtype = label_value_dtype(labels, top)
     if top < 1 << 16 and bottom >= 0:
         small = _small_integer_codes(labels, int(top))
         if small is not None:
-            return LabelCodes(*small, float(top))
-    elif labels.dtype.kind == "i" and top - bottom < 1 << 16:
-        # Integers from a negative bottom (unjudged documents): shifted to start at 0.
-        small = _small_integer_codes(labels, int(top), int(bottom))
-        return LabelCodes(small[0], small[1] + bottom, float(top))
+            return LabelCodes(*small, top)
+    elif labels.dtype.kind in "iu" and int(exact_top) - int(bottom) < 1 << 16:
+        # Integers from a negative bottom (unjudged documents), or in a narrow range
+        # far from 0: shifted to start at 0, shifted back exactly.
+        codes, offsets = _small_integer_codes(labels, int(exact_top), int(bottom))
+        values = offsets.astype(labels.dtype) + labels.dtype.type(bottom)
+        return LabelCodes(codes, values.astype(value_dtype), top, value_dtype)
     values = _distinct_values(labels)
     if values is None:
-        return LabelCodes(None, None, float(top))
+        return LabelCodes(None, None, top, value_dtype)
     codes = np.empty(labels.shape[0], dtype=np.uint8 if values.shape[0] <= 256 else np.uint16)
     for start, stop in _blocks(labels.shape[0]):
         codes[start:stop] = np.searchsorted(values, labels[start:stop])
-    return LabelCodes(codes, values.astype(np.float64), float(top))
+    return LabelCodes(codes, values.astype(value_dtype), top, value_dtype)

@@ -24,6 +24,7 @@ queries of its chunk have ties (so neither on the chunking, the threads, nor
 the other queries of the call).
 """
 
+import math
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -52,18 +53,35 @@ class LabelGain:
             return values.astype(np.float64)
         mantissa, exponent = exponential_parts(values)
         with np.errstate(over="ignore"):
-            return np.ldexp(mantissa, exponent) - 1.0
+            return power_of_two(mantissa, exponent) - 1.0
 
 
 def exponential_parts(values):
     """``(2**frac(v), floor(v))``: ``2**v`` as a mantissa and an exact power of two.
 
     Exponential gains, scaled or not, are built from these with exact
-    ``ldexp``, so that a gain scaled by ``2**-e`` is the unscaled gain times
-    ``2**-e`` bit for bit.
+    ``ldexp`` (:func:`power_of_two`), so that a gain scaled by ``2**-e`` is
+    the unscaled gain times ``2**-e`` bit for bit. The exponents are exact:
+    int64 for integer labels, whole floats for float labels (beyond int64
+    too, so that two labels' difference stays exact).
     """
+    if values.dtype.kind in "iu":  # integers kept exact (from 2**53 on): powers of two
+        if values.shape[0] and values.max() > np.iinfo(np.int64).max:
+            raise ValueError(
+                "y_true holds labels beyond 2**63 - 1, whose gains 2**label - 1 cannot be "
+                "computed even scaled; use gain='linear', or smaller labels."
+            )
+        return np.ones(values.shape), values.astype(np.int64)
     whole = np.floor(values)
-    return np.exp2(values - whole), whole.astype(np.int64)
+    return np.exp2(values - whole), whole
+
+
+def power_of_two(mantissa, exponent):
+    """``mantissa * 2**exponent``, exactly; exponents beyond int64 (whole floats): inf or 0."""
+    exponent = np.asarray(exponent)
+    if exponent.dtype.kind == "f":
+        exponent = np.clip(exponent, -(2.0**62), 2.0**62).astype(np.int64)
+    return np.ldexp(mantissa, exponent)
 
 
 @dataclass(frozen=True)
@@ -92,7 +110,7 @@ class LabelRange:
 # pool, unjudged"); relevant means label >= the relevance level.
 def label_range(evaluation, low, high):
     """The :class:`LabelRange` of relevance levels ``[low, high)``, in the labels' precision."""
-    return LabelRange(*(evaluation.threshold(b) if np.isfinite(b) else b for b in (low, high)))
+    return LabelRange(*(evaluation.threshold(b) if math.isfinite(b) else b for b in (low, high)))
 
 
 @dataclass(frozen=True)
@@ -885,9 +903,11 @@ class PositiveGain(OrderFree):
         return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
 
     def from_histogram(self, evaluation, histogram):
-        return histogram.count(
-            evaluation.label_table(PositivePart(level_gain(evaluation, self.levels)))
-        )
+        # Infinite gains (an error in the definitions' finalize) times counts of 0: NaN.
+        with np.errstate(invalid="ignore"):
+            return histogram.count(
+                evaluation.label_table(PositivePart(level_gain(evaluation, self.levels)))
+            )
 
 
 @dataclass
@@ -922,6 +942,12 @@ def ideal_runs(work, function):
             chunk = type(chunk)(judged.rq, chunk.start, chunk.stop)
         query, code, count = label_runs(chunk)
         gain = chunk.label_table(function).values[code]
+        unlisted_gain = work.evaluation.unlisted_gain(function)
+        if unlisted_gain is not None:
+            # Labels 0 and 1 with n_relevant: R documents of label 1 per query, listed or not.
+            total = work.total_relevant(work.evaluation.relevance_level)
+            query = np.flatnonzero(total > 0) if unlisted_gain > 0 else total[:0]
+            count, gain = total[query].astype(np.int64), np.full(query.shape[0], unlisted_gain)
         positive = gain > 0
         query, count, gain = best_first(query[positive], count[positive], gain[positive])
         merged = run_starts(query, gain)
@@ -1049,9 +1075,9 @@ class RNdcgMean(Quantity):
             run_ends = runs.start + runs.count
             cumulative = source.rq.discount_cumsum
             lengths = np.diff(np.append(runs.first, runs.query.shape[0]))  # runs per query
-            ideal_at_ends = segment_cumsum(
-                runs.gain * (cumulative[run_ends] - cumulative[runs.start]), lengths
-            )
+            through = _discounts_through(run_ends, cumulative)
+            before = _discounts_through(runs.start, cumulative)
+            ideal_at_ends = segment_cumsum(runs.gain * (through - before), lengths)
             # Sum of 1 / IDCG@t_j over each query's later R levels: a backward scan.
             later = segment_cumsum((1.0 / ideal_at_ends)[::-1], lengths[::-1])[::-1]
             n = chunk.query_sizes
@@ -1113,8 +1139,54 @@ def ideal_gain(run_query, run_count, run_gain, cutoffs, discount_cumsum):
     cut = cutoffs[run_query]
     end = np.minimum(start + run_count, cut)
     start = np.minimum(start, cut)
-    weights = discount_cumsum[end] - discount_cumsum[start]
+    weights = _discounts_through(end, discount_cumsum) - _discounts_through(start, discount_cumsum)
     return sum_by_group(run_gain * weights, run_query, cutoffs.shape[0])
+
+
+def _discounts_through(ranks, discount_cumsum):
+    """``D[ranks]``, beyond the longest list too (ideal rankings of ``n_relevant`` documents)."""
+    return discount_sums(ranks, discount_cumsum, "n_relevant")
+
+
+# Discounts summed one by one beyond the table of the longest list: at most
+# this many ranks (a fraction of a second), as for n_relevant without a cutoff.
+_MAX_SUMMED_DISCOUNTS = 1 << 27
+_DISCOUNT_BLOCK = 1 << 16
+
+
+def discount_sums(counts, discount_cumsum, what):
+    """``sum_{i < c} 1 / log2(i + 2)`` for each count ``c``, beyond the table too.
+
+    ``discount_cumsum`` holds the sums up to the longest list; larger counts
+    (relevant documents outside the lists) are summed on, block by block.
+    ``what`` names the argument the counts come from, in the error for
+    counts too large to sum.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    known = discount_cumsum.shape[0] - 1
+    if counts.max(initial=0) <= known:  # in the table: every list's own ideal ranking
+        return discount_cumsum[counts]
+    sums = discount_cumsum[np.minimum(counts, known)]
+    targets = np.unique(counts[counts > known])
+    if not targets.shape[0]:
+        return sums
+    if targets[-1] > _MAX_SUMMED_DISCOUNTS:
+        raise ValueError(
+            f"{what} gives a query {int(targets[-1])} relevant documents: its ideal DCG without "
+            f"a cutoff would add up that many discounts (at most {_MAX_SUMMED_DISCOUNTS}); "
+            "give a cutoff (ndcg@k), or smaller counts."
+        )
+    at_targets = np.empty(targets.shape[0])
+    running = discount_cumsum[known]
+    for start in range(known, int(targets[-1]), _DISCOUNT_BLOCK):
+        stop = min(start + _DISCOUNT_BLOCK, int(targets[-1]))
+        block = running + np.cumsum(1.0 / np.log2(np.arange(start + 2.0, stop + 2.0)))
+        inside = (targets > start) & (targets <= stop)
+        at_targets[inside] = block[targets[inside] - start - 1]
+        running = block[-1]
+    beyond = counts > known
+    sums[beyond] = at_targets[np.searchsorted(targets, counts[beyond])]
+    return sums
 
 
 def _offsets_in_query(run_query, run_count, n_queries):

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ._definitions import MetricDefinition, check_bounded
-from ._evaluation import Evaluation
+from ._evaluation import Evaluation, exact_level
 from ._factorize import code_labels
+from ._params import PARAMETERS
 from ._results import QueryResults, finish
 from ._segments import RankedQueries
 from ._sort import argsort_scores, rank_order
@@ -158,8 +159,13 @@ def evaluate_requests(
     -------
     results : QueryResults, or the list of ``reduce``'s returns, one per request
     """
+    # A measure's own level (ir_measures' rel=) takes the values the call's
+    # relevance_level takes: a negative one would make unjudged documents relevant.
+    level_parameter = PARAMETERS["judged_relevance_level" if judgments else "relevance_level"]
     for request in requests:
         check_bounded(request.definition, no_relevant, request.name)
+        if request.level is not None:
+            level_parameter.check(request.name, "rel", request.level)
     n_documents = _size(y_score)
     with call_threads(n_documents) as (pool, n_threads):
         data = check_ranking_input(
@@ -187,7 +193,7 @@ def evaluate_requests(
             ranking = pool.submit(rank_order, *sort_arguments)
         options = dict(
             gain=gain,
-            relevance_level=float(relevance_level),
+            relevance_level=exact_level(relevance_level),
             pool=pool,
             chunk_rows=chunk_rows(n_documents, n_threads),
             trec_eval_version=trec_eval_version,

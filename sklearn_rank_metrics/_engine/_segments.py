@@ -462,7 +462,7 @@ class QueryChunk:
         if labels.codes is not None:
             return labels.codes[self.order], labels.values
         values, codes = np.unique(self.parent.input.y_true[self.order], return_inverse=True)
-        return codes.reshape(-1), values.astype(np.float64)
+        return codes.reshape(-1), values.astype(labels.value_dtype)
 
     @property
     def ranked_codes(self):

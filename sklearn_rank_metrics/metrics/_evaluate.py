@@ -84,8 +84,14 @@ def evaluate(
         A document is relevant iff its label >= ``relevance_level``, in the
         metrics of binary relevance (all but ndcg, dcg, cg, rc, kendall).
     n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for the metrics
-        of binary relevance (see :func:`map_score`).
+        Total number of relevant documents of each query, relevant at
+        ``relevance_level``, listed or not (see :func:`map_score`): R of the
+        metrics of binary relevance, and with labels 0 and 1 the ideal
+        ranking of ndcg, ndcg_rel, rndcg and g (R documents of label 1).
+        With graded labels the grades of the documents a list left out are
+        unknown: those raise where ``n_relevant`` exceeds the relevant
+        documents of a list; use ``evaluate_run`` with the qrels, or pass
+        every relevant document in ``y_true``.
     ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: the exact expected value over all
         their orderings, the bounds (higher labels first or last), or
