@@ -8,11 +8,14 @@ About 70 processes per size; the whole run at 1e5, 1e6 and 1e7 rows takes
 20-25 minutes on a quiet 2-core machine (an estimate is printed at the start).
 
 Two source trees of the package (``--before``, ``--after``) are measured
-against each other, in four sections (``--only`` picks some): (1) speed of
+against each other, in five sections (``--only`` picks some): (1) speed of
 every public metric function and of ``evaluate`` with 1, 4 and 12 metrics;
 (3) ``evaluate`` on string query ids of several kinds against int64 ids;
 (4) memory growth of ``evaluate`` on NumPy, object and pandas inputs;
-(5) ``evaluate`` on int64 scores. Table (2), 12 / 1 metrics, comes from (1).
+(5) ``evaluate`` on int64 scores; (6) speed and memory growth of
+``evaluate`` on tie-heavy scores (``--only ties``). Table (2), 12 / 1
+metrics, comes from (1). ``--json benchmarks/results/NAME.json`` keeps the
+raw numbers.
 
 Every measurement runs in a fresh Python process per tree that puts the
 tree first on ``sys.path``, imports ``sklearn_rank_metrics`` and checks
@@ -35,6 +38,8 @@ the working directory):
   (``integers(0, 400) / 100``);
 * ``spread``: the same labels and scores over 1e4 queries whose int64 ids
   are spread over [0, 1e12);
+* ``ties``: the same labels and ids, the scores cut to 10 distinct values
+  (``floor(10 * score)``): most documents of a query tie with others;
 * string id tables, one string per query: ``"q"`` + 7 digits (``<U8``),
   ``"query-"`` + 10 digits (``<U16``) and ``"é"`` + 7 digits (non-ASCII
   ``<U8``), the digits a random distinct number per query.
@@ -102,13 +107,14 @@ DOCS_INTRO = (
     'query-id variants named in the tables; "interleaved" rows come in random order, "contiguous" '
     "ones grouped by query."
 )
-SECTIONS = ("speed", "strings", "memory", "intscores")
+SECTIONS = ("speed", "strings", "memory", "intscores", "ties")
 SIDES = ("before", "after")
 TOLERANCE = 1e-9
 QUIET_CPU = 0.3  # cores of other work above which a pair counts as disturbed (wait_for_quiet's default)
 WARMUP_ROWS = 2000
 SPREAD_QUERIES = 10_000
 SPREAD_RANGE = 10**12
+TIE_LEVELS = 10  # distinct scores of the tie-heavy data set
 
 SLOWER_LIMIT = 1.10  # after / before, every function
 ARGSORT_LIMIT = 2.0  # evaluate (4 metrics) / one argsort, stated for 1e5 rows
@@ -145,6 +151,17 @@ CASES = {
         "spread-i",
     ),
     "intscores-i": ("int64 scores (ranks), interleaved", {"scores": "int64"}, "int-i"),
+    "ties-i": (f"{TIE_LEVELS} score values, int64 ids, interleaved", {"dataset": "ties"}, None),
+    "ties-c": (
+        f"{TIE_LEVELS} score values, int64 ids, contiguous",
+        {"dataset": "ties", "grouped": True},
+        "ties-i",
+    ),
+    "ties-u8-i": (
+        f"{TIE_LEVELS} score values, `<U8` ids, interleaved",
+        {"dataset": "ties", "ids": "u8"},
+        "ties-i",
+    ),
 }
 
 # string cases: (reference int64 case, target ratio)
@@ -166,6 +183,8 @@ MEMORY_CASES = {
     "u8-i": 1.5, "u8-c": 1.5, "object-i": 2.0, "object-c": 2.0,
     "pdstring-i": 2.0, "pdstring-c": 2.0,
 }  # fmt: skip
+# tie-heavy cases, speed and memory: target growth / input bytes
+TIE_CASES = {"ties-i": 1.5, "ties-c": 1.5, "ties-u8-i": 1.5}
 # evaluate rows of the speed table (int-i is the 4-metric one): name: (label, metrics)
 EVALUATE_ROWS = {
     "ev1": ("`evaluate`, 1 metric (ndcg@10)", ("ndcg@10",)),
@@ -296,6 +315,9 @@ def plan(rows, sections, memory_from):
     if "memory" in sections and rows >= memory_from:
         for name in MEMORY_CASES:
             need(name, memory=True)
+    if "ties" in sections:
+        for name in TIE_CASES:
+            need(name, time=True, memory=rows >= memory_from)
 
     specs = {}
     for name, flags in wanted.items():
@@ -331,6 +353,8 @@ def write_datasets(data_dir, rows, seed, datasets):
         ids = np.sort(rng.choice(SPREAD_RANGE, size=SPREAD_QUERIES, replace=False)).astype(np.int64)
         spread_qid = ids[rng.integers(0, SPREAD_QUERIES, size=rows)]
         common.write_layouts(data_dir / "spread", y_true, y_score, spread_qid)
+    if "ties" in datasets:
+        common.write_layouts(data_dir / "ties", y_true, np.floor(y_score * TIE_LEVELS), qid)
     rng = np.random.default_rng([seed, rows, 3])
     numbers = rng.choice(10**7, size=qid.max() + 1, replace=False).tolist()
     np.save(data_dir / "ids_u8.npy", np.array([f"q{n:07d}" for n in numbers], dtype="<U8"))
@@ -521,6 +545,29 @@ def memory_rows(rows, specs, results, agree):
     return out
 
 
+def tie_rows(rows, specs, results, agree):
+    out = []
+    for name, target in TIE_CASES.items():
+        if name not in specs:
+            continue
+        pair = results[name]
+        cells = []
+        for side in SIDES:
+            result = pair.get(side)
+            for field in ("traced_peak", "rss_growth"):
+                if result is None or "error" in result or field not in result:
+                    cells.append("")
+                    continue
+                limit = target if side == "after" else None
+                cells.append(ratio_cell(result[field], result["input_bytes"], limit))
+        out.append([
+            specs[name]["label"], f"{rows:.0e}", seconds_cell(pair.get("before")),
+            seconds_cell(pair.get("after")), after_before(pair, SLOWER_LIMIT), *cells, f"{target:g}",
+            agree[name], other_cpu(pair),
+        ])  # fmt: skip
+    return out
+
+
 def intscore_rows(rows, specs, results, agree):
     if "intscores-i" not in specs:
         return []
@@ -568,6 +615,14 @@ TABLES = (  # (title and notes, header, rows function)
         "ranks); x float: ratio to the same data with float64 scores in the same tree.",
         ["rows", "before s", "before x float", "after s", "after x float", "after/before", "same means",
          OTHER_CPU],
+    ),
+    (
+        f"**(6) Tie-heavy scores**: `evaluate` (4 metrics, `ties=\"average\"`) on scores cut to "
+        f"{TIE_LEVELS} distinct values; seconds (median of {{repeat}} calls; after/before **bold** "
+        f"above {SLOWER_LIMIT:.2f}) and, from `--memory-from` rows, memory growth / input bytes as in "
+        "(4) (**bold** where an after value misses the 1.5x target).",
+        ["case", "rows", "before s", "after s", "after/before", "before traced", "before RSS",
+         "after traced", "after RSS", "target", "same means", OTHER_CPU],
     ),
 )  # fmt: skip
 
@@ -663,7 +718,7 @@ def main(argv=None):
         "started": started, "machine": machine, "trees": trees, "revisions": revisions, "versions": found,
         "repeat": args.repeat, "estimate_s": estimate, "sizes": {},
     }  # fmt: skip
-    tables = ([], [], [], [], [])
+    tables = ([], [], [], [], [], [])
     mismatches = []
     for rows, specs in plans.items():
         results = run_size(rows, specs, args, trees)
@@ -675,6 +730,7 @@ def main(argv=None):
         tables[2].extend(string_rows(rows, specs, results, agree))
         tables[3].extend(memory_rows(rows, specs, results, agree))
         tables[4].extend(intscore_rows(rows, specs, results, agree))
+        tables[5].extend(tie_rows(rows, specs, results, agree))
     elapsed = time.perf_counter() - clock
     raw["mismatches"] = mismatches
     raw["elapsed_s"] = elapsed

@@ -11,7 +11,8 @@ moves data:
 2. :func:`evaluate_partition` runs the in-memory
    :func:`~sklearn_rank_metrics.evaluate` on one pandas partition holding
    whole queries and returns one row per query: the query id, each metric's
-   value, its weight in the mean (:meth:`QueryResults.weights`) and whether
+   value, its weight in the mean (:meth:`QueryResults.weights`, as a
+   fraction and a power of two, so that no weight overflows) and whether
    the query was skipped (``no_relevant="skip"``) or undefined. The engine
    runs on the threads the task owns (``config_context(n_threads=...)``),
    and its warnings are counted instead of raised on the worker.
@@ -37,10 +38,13 @@ from ._engine._warnings import warn_caller
 from .metrics import evaluate
 
 WEIGHT, SKIPPED, UNDEFINED = "weight", "skipped", "undefined"
-# Columns of the partial sums, per metric: sum of value * weight, sum of weights,
+# A query's weight is ``weight * 2**weight_exponent`` (see scaled_by_power_of_two).
+EXPONENT = "weight_exponent"
+# Columns of the partial sums, per metric: sum of value * weight, sum of weights
+# (both with the weights divided by 2**weight_exponent), that exponent,
 # queries, queries skipped, queries undefined.
 _SUMS = ("weighted_sum", "weight_sum")
-_COUNTS = ("queries", SKIPPED, UNDEFINED)
+_COUNTS = (EXPONENT, "queries", SKIPPED, UNDEFINED)
 N_RELEVANT_FOUND = "n_relevant_found"
 
 
@@ -116,8 +120,10 @@ def evaluate_partition(frame, plan, n_threads):
     """Evaluate one pandas partition of whole queries: one row per query.
 
     Columns: the query id (``plan.qid``, the input's dtype), then per metric
-    its value (named as the metric), ``weight[metric]``, ``skipped[metric]``
-    and ``undefined[metric]``; plus ``n_relevant_found``, the number of
+    its value (named as the metric), ``weight[metric]`` and
+    ``weight_exponent[metric]`` (its weight in the mean is
+    ``weight * 2**weight_exponent``), ``skipped[metric]`` and
+    ``undefined[metric]``; plus ``n_relevant_found``, the number of
     ``n_relevant`` keys that are queries of this partition (on the first
     row only; 0 elsewhere).
     """
@@ -152,11 +158,14 @@ def _frame(pd, query_ids, plan, results, n_relevant_found):
         if results is None:
             data[name] = np.zeros(0)
             data[column(WEIGHT, name)] = np.zeros(0)
+            data[column(EXPONENT, name)] = np.zeros(0, dtype=np.int64)
             data[column(SKIPPED, name)] = np.zeros(0, dtype=bool)
             data[column(UNDEFINED, name)] = np.zeros(0, dtype=bool)
         else:
             data[name] = np.array(results[name])
-            data[column(WEIGHT, name)] = results.weights(name)
+            weights, exponent = results._scaled_weights(name)
+            data[column(WEIGHT, name)] = weights
+            data[column(EXPONENT, name)] = np.full(n, exponent, dtype=np.int64)
             data[column(SKIPPED, name)] = results.skipped(name)
             data[column(UNDEFINED, name)] = results.undefined(name)[0]
     found = np.zeros(n, dtype=np.int64)
@@ -179,8 +188,14 @@ def partial_sums(frames, plan):
         valid = weights > 0
         values = frame[name].to_numpy(dtype=np.float64)[valid]
         values = aggregation_terms(values, plan.aggregates[name])
-        row[column("weighted_sum", name)] = [math.fsum(values * weights[valid])]
-        row[column("weight_sum", name)] = [math.fsum(weights[valid])]
+        # The rows' weights, each over its own partition's power of two, over
+        # the largest of those powers (exact: their shares of the mean stay).
+        exponents = frame[column(EXPONENT, name)].to_numpy(dtype=np.int64)[valid]
+        exponent = int(exponents.max()) if exponents.size else 0
+        weights = np.ldexp(weights[valid], exponents - exponent)
+        row[column("weighted_sum", name)] = [math.fsum(values * weights)]
+        row[column("weight_sum", name)] = [math.fsum(weights)]
+        row[column("weight_exponent", name)] = [exponent]
         row[column("queries", name)] = [len(frame)]
         row[column(SKIPPED, name)] = [int(frame[column(SKIPPED, name)].sum())]
         row[column(UNDEFINED, name)] = [int(frame[column(UNDEFINED, name)].sum())]
@@ -200,7 +215,8 @@ def per_query_schema(plan):
     kinds = []
     for name in plan.metrics:
         kinds += [(name, "float"), (column(WEIGHT, name), "float"),
-                  (column(SKIPPED, name), "bool"), (column(UNDEFINED, name), "bool")]  # fmt: skip
+                  (column(EXPONENT, name), "int"), (column(SKIPPED, name), "bool"),
+                  (column(UNDEFINED, name), "bool")]  # fmt: skip
     return [*kinds, (N_RELEVANT_FOUND, "int")]
 
 
@@ -234,8 +250,8 @@ def combine(partials, plan):
                 "of the mean; their per-query value is NaN.",
                 UndefinedMetricWarning,
             )
-        weight_sum = math.fsum(partials[column("weight_sum", name)].to_numpy(dtype=np.float64))
-        if not weight_sum > 0:
+        weight_sums = partials[column("weight_sum", name)].to_numpy(dtype=np.float64)
+        if not (weight_sums > 0).any():
             warn_caller(
                 f"{name} is undefined: no query has a defined value with a positive weight; "
                 "returning NaN.",
@@ -243,8 +259,23 @@ def combine(partials, plan):
             )
             means[name] = float("nan")
             continue
-        total = math.fsum(partials[column("weighted_sum", name)].to_numpy(dtype=np.float64))
+        # Each partition's sums are over its weights divided by its own power
+        # of two: bring them to the largest one (exact), then add them up.
+        kept = weight_sums > 0
+        exponents = partials[column("weight_exponent", name)].to_numpy(dtype=np.int64)[kept]
+        largest = int(exponents.max())
+        weighted_sums = partials[column("weighted_sum", name)].to_numpy(dtype=np.float64)[kept]
+        weight_sum = math.fsum(np.ldexp(weight_sums[kept], exponents - largest))
+        total = math.fsum(np.ldexp(weighted_sums, exponents - largest))
         aggregate = plan.aggregates[name]
+        if aggregate == "sum":
+            with np.errstate(over="ignore"):
+                total = float(np.ldexp(total, largest))
+            if math.isinf(total):
+                raise ValueError(
+                    f"the sum of {name} overflows float64: the weights are too large to add "
+                    "up; use a smaller sample_weight."
+                )
         means[name] = aggregated(total if aggregate == "sum" else total / weight_sum, aggregate)
     return means
 

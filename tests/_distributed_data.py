@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 from sklearn_rank_metrics import evaluate
@@ -79,3 +80,61 @@ def assert_skips_counted_over_partitions(record, reference, name="map"):
     assert skipped >= 5
     message = f"{name}: {skipped} of {reference.n_queries} queries"
     assert any(message in str(w.message) for w in record)
+
+
+# Query weights beyond float64's sums: huge (their sum overflows), subnormal
+# (a value times one keeps a few bits) and both at once.
+EXTREME_WEIGHTS = {
+    "huge": [1e308, 1.5e308, 1e308, 1.7e308, 1e308, 1.2e308],
+    "subnormal": [1e-320, 3e-320, 5e-324, 2e-321, 1e-320, 7e-322],
+    "mixed": [1e308, 1e-320, 1.0, 3e307, 5e-324, 1e-300],
+}
+# Metrics of every kind of mean: arithmetic, pooled over items, geometric.
+EXTREME_WEIGHT_METRICS = ["dcg@3", "ndcg", "mrr", "hit_rate_item@2", "gm_map"]
+
+
+def extreme_weight_frame(weights):
+    """One query of four documents per weight, the weight repeated on its rows."""
+    rng = np.random.default_rng(7)
+    n_queries, size = len(weights), 4
+    qid = np.repeat(np.arange(n_queries) + 10, size)
+    label = rng.integers(0, 3, size=qid.size)
+    label[::size] = 1  # every query has a relevant document
+    return pd.DataFrame(
+        {
+            "qid": qid,
+            "label": label,
+            "score": rng.integers(0, 5, size=qid.size) / 2,
+            "w": np.repeat(np.asarray(weights, dtype=np.float64), size),
+        }
+    )
+
+
+def exact_weighted_means(frame, metrics=EXTREME_WEIGHT_METRICS):
+    """Each metric's weighted mean in exact rational arithmetic, rounded once to float64.
+
+    The per-query values are the unweighted ones; the geometric mean is
+    exp of the exact weighted mean of the logarithms, as trec_eval's.
+    """
+    from fractions import Fraction
+
+    results = in_memory(frame, metrics=metrics)
+    weights = frame.groupby("qid")["w"].first().sort_index().to_numpy()
+    expected = {}
+    for name in metrics:
+        terms = np.asarray(results[name], dtype=np.float64)
+        pool = results.weights(name)  # 1, or the items a query pools
+        if results.aggregate(name) == "geometric":
+            terms = np.log(np.maximum(terms, 1e-5))
+        exact = [Fraction(float(w)) * Fraction(float(p)) for w, p in zip(weights, pool)]
+        mean = sum(Fraction(float(t)) * w for t, w in zip(terms, exact)) / sum(exact)
+        geometric = results.aggregate(name) == "geometric"
+        expected[name] = float(np.exp(float(mean))) if geometric else float(mean)
+    return expected
+
+
+def assert_exact_means(means, expected):
+    """Means equal the exact ones to a few units in the last place (sums round)."""
+    assert list(means) == list(expected)
+    for name, value in expected.items():
+        assert means[name] == pytest.approx(value, rel=1e-13, abs=0), (name, means[name], value)

@@ -12,10 +12,15 @@ distributed = pytest.importorskip("distributed", reason="the dask extra is not i
 pytest.importorskip("pyarrow", reason="the dask extra is not installed")
 
 from _distributed_data import (  # noqa: E402
+    EXTREME_WEIGHT_METRICS,
+    EXTREME_WEIGHTS,
     METRICS,
+    assert_exact_means,
     assert_same_means,
     assert_same_per_query,
     assert_skips_counted_over_partitions,
+    exact_weighted_means,
+    extreme_weight_frame,
     in_memory,
     ranking_frame,
     write_parquet,
@@ -152,3 +157,11 @@ def test_grid_search_on_the_dask_joblib_backend(client, routing):
     assert len(scores) == 3 * (3 + 2 + 1)  # per metric: 3 splits, mean, std, rank
     for key in scores:
         np.testing.assert_array_equal(results[key], expected[key], err_msg=key)
+
+
+@pytest.mark.parametrize("kind", list(EXTREME_WEIGHTS))
+def test_extreme_weights_give_the_exact_means(client, kind):
+    frame = extreme_weight_frame(EXTREME_WEIGHTS[kind])
+    ddf = dd.from_pandas(frame, npartitions=3)
+    means = evaluate(ddf, metrics=EXTREME_WEIGHT_METRICS, sample_weight="w")
+    assert_exact_means(means, exact_weighted_means(frame))

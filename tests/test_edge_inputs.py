@@ -2,6 +2,7 @@
 slightly wrong number or an error from deep inside NumPy."""
 
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -184,6 +185,14 @@ def test_mean_overflowing_float64_is_an_error(metric, sample_weight):
         sample_weight = None if sample_weight is None else [1.0, 3.0]
     per_query = function(y_true, y_score, qid=qid, average=None, sample_weight=sample_weight)
     assert np.isfinite(per_query).all()  # each query is fine ...
+    if sample_weight is not None:
+        # ... and so is their weighted mean, exactly: the weights are scaled to sum
+        # to about 1 before they multiply the values.
+        weights = [Fraction(w) for w in sample_weight[:: len(sample_weight) // 2]]
+        exact = sum(Fraction(float(v)) * w for v, w in zip(per_query, weights)) / sum(weights)
+        mean = function(y_true, y_score, qid=qid, sample_weight=sample_weight)
+        assert mean == pytest.approx(float(exact), rel=1e-15)
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=f"the mean of {metric}_score overflows float64"):

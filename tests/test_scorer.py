@@ -12,6 +12,7 @@ from sklearn.tree import DecisionTreeRegressor
 from sklearn_rank_metrics import (
     QueryKFold,
     QueryRanker,
+    dcg_score,
     evaluate,
     hit_rate_score,
     make_rank_scorer,
@@ -290,3 +291,51 @@ def test_make_rank_scorers_keeps_order_and_hands_options_to_those_that_take_them
 def test_make_rank_scorers_errors(metrics, kwargs, error, match):
     with pytest.raises(error, match=match):
         make_rank_scorers(metrics, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "metric, options, error, message",
+    [
+        ("ndcg@10", dict(ties="bogus"), ValueError, r"make_rank_scorer: ties='bogus' is not valid"),
+        ("ndcg", dict(gain="exp"), ValueError, r"make_rank_scorer: gain='exp' is not valid"),
+        ("map", dict(relevance_level=-1), ValueError, r"relevance_level=-1 is not valid"),
+        ("mrr", dict(no_relevant="drop"), ValueError, r"no_relevant='drop' is not valid"),
+        ("dcg", dict(no_relevant="one"), ValueError, r"not available for 'dcg'"),
+        ("ndcg", dict(k=0), ValueError, r"make_rank_scorer: k=0 is not valid"),
+        ("ndcg", dict(k=2.5), TypeError, r"make_rank_scorer: k=2.5 is not valid"),
+        (map_score, dict(ties="bogus"), ValueError, r"map_score: ties='bogus' is not valid"),
+        (map_score, dict(k=-3), ValueError, r"map_score: k=-3 is not valid"),
+        (dcg_score, dict(no_relevant="one"), ValueError, r"not available for 'dcg_score'"),
+        (
+            ndcg_score,
+            dict(ignore_ties=True, ties="first"),
+            ValueError,
+            r"ndcg_score: ignore_ties=True and ties='first'",
+        ),
+    ],
+)
+def test_options_are_checked_when_the_scorer_is_made(metric, options, error, message):
+    # A grid search would otherwise fit every candidate, then score NaN with warnings.
+    with pytest.raises(error, match=message):
+        make_rank_scorer(metric, **options)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(ties="bogus"), r"make_rank_scorer: ties='bogus' is not valid"),
+        (dict(gain="exp"), r"make_rank_scorer: gain='exp' is not valid"),
+        (dict(no_relevant="one"), r"not available for 'dcg@5'"),
+    ],
+)
+def test_options_are_checked_when_the_scorers_are_made(options, message):
+    with pytest.raises(ValueError, match=message):
+        make_rank_scorers(["ndcg@3", "dcg@5", "map@10"], **options)
+
+
+def test_a_users_metric_function_keeps_its_own_options():
+    def ndcg_score(y_true, y_score, *, qid, ties):  # not this package's ndcg_score
+        return 0.0
+
+    scorer = make_rank_scorer(ndcg_score, ties="anything")
+    assert repr(scorer) == "make_rank_scorer(ndcg_score, ties='anything')"

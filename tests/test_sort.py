@@ -52,7 +52,7 @@ def test_rank_order_matches_lexsort(kind, layout, ties):
     rng = np.random.default_rng(zlib.crc32(f"{kind}{layout}{ties}".encode()))
     for _ in range(30):
         if layout in ("2-D", "ranked 2-D"):
-            n_queries, width = int(rng.integers(1, 6)), int(rng.integers(1, 15))
+            n_queries, width = int(rng.integers(1, 6)), int(rng.integers(2, 15))
             y_score = _scores(kind, n_queries * width, rng).reshape(n_queries, width)
             if layout == "ranked 2-D":  # every row in descending score order
                 y_score = np.take_along_axis(
@@ -194,3 +194,29 @@ def test_score_keys_order_descending_and_equal_exactly_for_equal_scores(scores):
     assert (np.diff(keys) < 0).all() or (scores.dtype.kind == "f" and (np.diff(keys) <= 0).all())
     if scores.dtype.kind == "f":  # -0.0 and 0.0: one key
         assert keys[3] == keys[4] and (np.delete(np.diff(keys), 3) < 0).all()
+
+
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic", "first"])
+@pytest.mark.parametrize("queries", [1, 3000])
+@pytest.mark.parametrize(
+    "scores",
+    [
+        lambda rng, n: rng.integers(0, 3, n) * 1e-9 + np.where(rng.random(n) < 0.01, 1e-15, 0) + 1,
+        lambda rng, n: rng.integers(0, 3, n) * 1e10 + 1.0 + rng.integers(0, 8, n) * 1e-14,
+    ],
+    ids=["mostly ties", "many collisions"],
+)
+def test_collision_runs_longer_than_a_block_are_re_sorted_whole(ties, queries, scores):
+    # Ties (equal scores) and truncation collisions (distinct scores equal in
+    # their high bits) mixed, in runs of the packed keys longer than the
+    # blocks the re-sort works in: one query holds every row, or the first
+    # sort is by score alone (ties across queries).
+    rng = np.random.default_rng(queries)
+    n = 3 * _sort.BLOCK + 17
+    qid = rng.integers(0, queries, n)
+    data = check_ranking_input(rng.integers(0, 4, n), scores(rng, n), qid)
+    order, tie_free = rank_order(
+        data.y_score, data.y_true, data.query_codes, data.n_queries, ties
+    )
+    _assert_sorted(order, data, ties)
+    assert not tie_free

@@ -15,10 +15,15 @@ if shutil.which("java") is None:
     pytest.skip("Spark needs a Java runtime (java is not on PATH)", allow_module_level=True)
 
 from _distributed_data import (  # noqa: E402
+    EXTREME_WEIGHT_METRICS,
+    EXTREME_WEIGHTS,
     METRICS,
+    assert_exact_means,
     assert_same_means,
     assert_same_per_query,
     assert_skips_counted_over_partitions,
+    exact_weighted_means,
+    extreme_weight_frame,
     in_memory,
     ranking_frame,
     write_parquet,
@@ -166,3 +171,11 @@ def test_reproduces_mllib_ranking_metrics(spark):
     ndcg = evaluate_in_memory(frame["label"], frame["score"], qid=frame["qid"], metrics="ndcg@5")
     assert ndcg["ndcg@5"] == pytest.approx(mllib_complete.ndcgAt(5), rel=1e-12)
     assert abs(ndcg["ndcg@5"] - mllib.ndcgAt(5)) > 1e-3
+
+
+@pytest.mark.parametrize("kind", list(EXTREME_WEIGHTS))
+def test_extreme_weights_give_the_exact_means(spark, kind):
+    frame = extreme_weight_frame(EXTREME_WEIGHTS[kind])
+    sdf = spark.createDataFrame(frame).repartition(3)
+    means = evaluate(sdf, metrics=EXTREME_WEIGHT_METRICS, sample_weight="w")
+    assert_exact_means(means, exact_weighted_means(frame))

@@ -6,6 +6,7 @@ requested metric's kernels in one pass over chunks of queries, then finish
 each metric into a :class:`~._results.QueryResults`.
 """
 
+import math
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 
@@ -93,11 +94,14 @@ def _size(values):
     size = getattr(values, "size", None)
     if isinstance(size, int):
         return size
+    shape = getattr(values, "shape", None)  # a torch tensor's size is a method
+    if isinstance(shape, tuple) and all(isinstance(n, int) for n in shape):
+        return math.prod(shape)
     try:
         first = values[0] if len(values) else None
+        return len(values) * (len(first) if hasattr(first, "__len__") else 1)  # nested lists: 2-D
     except (TypeError, KeyError, IndexError):
         return 0
-    return len(values) * (len(first) if hasattr(first, "__len__") else 1)  # nested lists: 2-D
 
 
 def _done(function, *args):

@@ -102,6 +102,22 @@ def queries_taken(results, rows):
     return type(results)(results.query_ids[rows], taken, None if weights is None else weights[rows])
 
 
+def scaled_by_power_of_two(weights):
+    """``(weights / 2**e, e)``: the largest scaled weight in [0.5, 1) (``e = 0`` if none is > 0).
+
+    A weighted mean is the same with the weights divided by a power of two,
+    and the division is exact: weights of 1e308 then add up without
+    overflowing, and subnormal weights (5e-324) times a value are not
+    rounded to a few bits. Only weights below about 2**-1074 of the largest
+    become 0, whose share of a mean float64 cannot hold anyway.
+    """
+    largest = weights.max(initial=0.0)
+    if not largest > 0:
+        return weights, 0
+    exponent = int(np.frexp(largest)[1])
+    return np.ldexp(weights, -exponent), exponent
+
+
 def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
@@ -344,15 +360,44 @@ class QueryResults(Mapping):
         Returns
         -------
         weights : ndarray of shape (n_queries,)
+
+        Raises
+        ------
+        ValueError
+            When a query weight times its pooling weight overflows float64
+            (the means are still exact: they scale the weights first).
         """
         result = self._results[name]
         weights = np.ones(self.n_queries)
-        if self.query_weights is not None:
-            weights = weights * self.query_weights
-        if result.pool_weights is not None:
-            weights = weights * result.pool_weights
+        with np.errstate(over="ignore"):
+            if self.query_weights is not None:
+                weights = weights * self.query_weights
+            if result.pool_weights is not None:
+                weights = weights * result.pool_weights
         weights[np.isnan(result.values)] = 0.0
+        if np.isinf(weights).any():
+            raise ValueError(
+                f"the weights of {name} (sample_weight times the items each query pools) "
+                "overflow float64; divide sample_weight by a large number, which changes "
+                "no mean."
+            )
         return weights
+
+    def _scaled_weights(self, name):
+        """``(weights / 2**e, e)`` for :meth:`weights`, computed without overflow.
+
+        The query weights are scaled before the pooling weights multiply
+        them (see :func:`scaled_by_power_of_two`); a query left out weighs 0.
+        """
+        result = self._results[name]
+        weights, exponent = np.ones(self.n_queries), 0
+        if self.query_weights is not None:
+            weights, exponent = scaled_by_power_of_two(self.query_weights)
+        if result.pool_weights is not None:
+            weights, more = scaled_by_power_of_two(weights * result.pool_weights)
+            exponent += more
+        weights = np.where(np.isnan(result.values), 0.0, weights)
+        return weights, exponent
 
     def aggregate(self, name):
         """How :meth:`mean` combines the queries of ``name``: "mean", "sum" or "geometric"."""
@@ -388,7 +433,9 @@ class QueryResults(Mapping):
         if name is None:
             return {metric: self.mean(metric) for metric in self.metrics}
         values = self[name]
-        weights = self.weights(name)
+        # Scaled by a power of two: exact, and neither huge nor subnormal
+        # weights overflow or lose bits when added up or multiplied.
+        weights, exponent = self._scaled_weights(name)
         valid = weights > 0
         if not valid.any():
             warn_caller(
@@ -402,7 +449,7 @@ class QueryResults(Mapping):
         values = aggregation_terms(values, aggregate)
         with np.errstate(over="ignore", invalid="ignore"):
             if aggregate == "sum":
-                mean = float(np.sum(values * weights))
+                mean = float(np.ldexp(np.sum(values * weights), exponent))
             elif self.query_weights is None and self._results[name].pool_weights is None:
                 mean = float(np.mean(values))
             else:

@@ -116,20 +116,39 @@ def _label_order_key(y_true, rows, ties):
     return -labels if ties == "optimistic" else labels
 
 
-def _refine_collisions(collide, order, y_score, y_true, ties, exact_ties):
-    """Exactly re-sort the rows whose packed keys collided.
+def _run_blocks(collide):
+    """``(start, stop)`` blocks of about :data:`BLOCK` positions that split no collision run.
 
-    ``exact_ties`` says that keys were not truncated, so colliding rows have
-    equal scores and, under ``ties="average"`` or ``"first"`` (already in
-    row order), need nothing. The re-sort is stable: rows of equal scores
-    stay in the order of their packed keys, the row order. Returns
-    ``(order, tie_free)``: ``tie_free`` is True when no two rows of a
-    collision run have equal scores.
+    A block ends where two neighbours do not collide; one run longer than a
+    block is a block of its own.
     """
-    if not collide.any():
-        return order, True
-    if exact_ties and ties in ("average", "first"):
-        return order, False
+    n = collide.shape[0] + 1
+    start = 0
+    while start < n:
+        stop = min(start + BLOCK, n)
+        while stop < n and collide[stop - 1]:  # rows stop - 1 and stop are one run
+            window = collide[stop - 1 : stop - 1 + BLOCK]
+            ends = np.flatnonzero(~window)
+            stop = stop + int(ends[0]) if ends.shape[0] else min(stop + BLOCK, n)
+        yield start, stop
+        start = stop
+
+
+def _unequal_neighbours(collide, order, y_score, start, stop):
+    """Colliding neighbours in positions ``start:stop`` whose scores differ (block by block)."""
+    count = 0
+    for low in range(start, stop - 1, BLOCK):
+        high = min(low + BLOCK, stop - 1)
+        pairs = collide[low:high]
+        if not pairs.any():
+            continue
+        first = np.flatnonzero(pairs) + low
+        count += np.count_nonzero(y_score[order[first]] != y_score[order[first + 1]])
+    return count
+
+
+def _refine_run_block(collide, order, y_score, y_true, ties):
+    """:func:`_refine_collisions` on one block of whole runs (``order`` a view, changed in place)."""
     in_run = np.zeros(order.shape[0], dtype=bool)
     in_run[1:] = collide
     in_run[:-1] |= collide
@@ -144,7 +163,39 @@ def _refine_collisions(collide, order, y_score, y_true, ties, exact_ties):
     exactly_sorted = np.lexsort(keys)
     order[positions] = rows[exactly_sorted]
     exact, run_id = exact[exactly_sorted], run_id[exactly_sorted]
-    tie_free = not ((exact[1:] == exact[:-1]) & (run_id[1:] == run_id[:-1])).any()
+    return not ((exact[1:] == exact[:-1]) & (run_id[1:] == run_id[:-1])).any()
+
+
+def _refine_collisions(collide, order, y_score, y_true, ties, exact_ties):
+    """Exactly re-sort the rows whose packed keys collided.
+
+    ``exact_ties`` says that keys were not truncated, so colliding rows have
+    equal scores and, under ``ties="average"`` or ``"first"`` (already in
+    row order), need nothing. The re-sort is stable: rows of equal scores
+    stay in the order of their packed keys, the row order. Returns
+    ``(order, tie_free)``: ``tie_free`` is True when no two rows of a
+    collision run have equal scores.
+
+    Runs are re-sorted block by block (:func:`_run_blocks`), so the
+    temporaries are those of one block, not of every colliding row; under
+    ``"average"`` and ``"first"`` a block whose colliding rows all have
+    equal scores (ties, not truncation) is left as it is.
+    """
+    if not collide.any():
+        return order, True
+    if exact_ties and ties in ("average", "first"):
+        return order, False
+    tie_free = True
+    for start, stop in _run_blocks(collide):
+        pairs = collide[start : stop - 1]
+        if not pairs.any():
+            continue
+        if ties in ("average", "first") and not _unequal_neighbours(
+            collide, order, y_score, start, stop
+        ):
+            tie_free = False  # equal scores only: in row order already
+            continue
+        tie_free &= _refine_run_block(pairs, order[start:stop], y_score, y_true, ties)
     return order, tie_free
 
 
@@ -208,8 +259,7 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
         packed[start:stop] = key
     packed.sort()
     collide = _collisions(packed, low_bits)
-    if shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE:
-        return None
+    many = shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE
     low_mask = np.int64((1 << low_bits) - 1)
     if starts is None:
         packed &= low_mask
@@ -222,6 +272,10 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
             block >>= score_bits + low_bits
             np.take(first_row, block, out=block)
             block += offset
+    # Rows of equal scores collide too (under "average" and "first" they need
+    # no re-sort): too many collisions are those of different scores.
+    if many and _unequal_neighbours(collide, packed, y_score, 0, n) > n // _MAX_COLLIDING_SHARE:
+        return None
     return _refine_collisions(collide, packed, y_score, y_true, ties, shift == 0)
 
 

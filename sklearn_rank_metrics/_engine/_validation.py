@@ -95,6 +95,41 @@ def check_array_like(values, name):
         )
 
 
+def _is_pandas(values):
+    return type(values).__module__.startswith("pandas")
+
+
+def as_array_like(values, name):
+    """``values`` checked (see :func:`check_array_like`), as an array where that is needed.
+
+    A masked array whose mask hides values, and a scipy.sparse matrix, raise
+    an error naming ``name`` and the fix: their arrays would silently read
+    masked values and treat sparse ones as one object. Another array-like
+    that converts itself (``__array__``: torch tensors, JAX and xarray
+    arrays) is taken as NumPy takes it, with ``numpy.asarray``.
+    """
+    if type(values).__module__.startswith("scipy.sparse"):
+        raise TypeError(
+            f"{name} is a scipy.sparse {type(values).__name__}: sparse {name} is not "
+            f"supported yet. Pass it dense: {name}.toarray()."
+        )
+    if isinstance(values, np.ma.MaskedArray):
+        if np.ma.getmaskarray(values).any():
+            raise ValueError(
+                f"{name} is a masked array with {int(np.ma.count_masked(values))} masked "
+                f"value(s), and the mask would be ignored. Leave those documents out of every "
+                f"argument ({name}.compressed(), and the others indexed by ~{name}.mask), or "
+                f"give them a value: {name}.filled(value)."
+            )
+        return np.ma.getdata(values)
+    check_array_like(values, name)
+    if isinstance(values, (list, tuple, np.ndarray)) or _is_pandas(values):
+        return values
+    if hasattr(values, "__array__"):
+        return np.asarray(values)
+    return values
+
+
 def _dimensions(values):
     """How many dimensions an array-like has, without converting a list to an array."""
     ndim = getattr(values, "ndim", None)
@@ -196,7 +231,7 @@ def _numeric_array(values, name, ranks_only=False):
 
 
 def _weights(sample_weight, n_expected, per):
-    check_array_like(sample_weight, "sample_weight")
+    sample_weight = as_array_like(sample_weight, "sample_weight")
     weights = np.asarray(sample_weight, dtype=np.float64)
     if weights.ndim != 1 or weights.shape[0] != n_expected:
         raise ValueError(
@@ -270,11 +305,21 @@ def check_ranking_input(
     (see :mod:`._judgments`), which only the TREC evaluation builds.
     """
     _warn_unaligned(y_true=y_true, y_score=y_score, qid=qid, sample_weight=sample_weight)
-    y_true, label_range = _numeric_array(y_true, "y_true")
-    y_score, score_range = _numeric_array(y_score, "y_score", ranks_only=True)
+    y_true, label_range = _numeric_array(as_array_like(y_true, "y_true"), "y_true")
+    y_score, score_range = _numeric_array(
+        as_array_like(y_score, "y_score"), "y_score", ranks_only=True
+    )
     if y_true.shape != y_score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape, got {y_true.shape} and {y_score.shape}."
+        )
+    if y_true.ndim == 2 and y_true.shape[1] == 1:
+        raise ValueError(
+            f"y_true and y_score are 2-D with one column (shape {y_true.shape}): that is "
+            f"{y_true.shape[0]} queries of one document each, whose values do not depend on "
+            "the scores. For documents of one or more queries pass them 1-D, with qid "
+            "naming each document's query (y_true.ravel(), y_score.ravel()); for one query "
+            "per row, one column per document (y_true.reshape(1, -1))."
         )
     if label_range[0] < 0 and not unjudged_labels:
         raise ValueError(
@@ -304,7 +349,7 @@ def check_ranking_input(
         query_codes = np.zeros(n_samples, dtype=np.int32)
         query_ids = np.zeros(1, dtype=np.intp)
     else:
-        check_array_like(qid, "qid")
+        qid = as_array_like(qid, "qid")
         if _dimensions(qid) != 1:
             raise ValueError(
                 f"qid must be 1-D, one query id per document, got {_dimensions(qid)} "

@@ -15,7 +15,7 @@ the options specific to a function (``gain``, ``level``, ``method``), then
 
 import numpy as np
 
-from .._engine._definitions import METRICS
+from .._engine._definitions import METRICS, check_bounded
 from .._engine._params import check_parameters
 from .._engine._pipeline import Request, evaluate_requests
 
@@ -34,20 +34,33 @@ def _definition(function, options):
     raise AssertionError(f"no metric definition for {function} with {options}")
 
 
+def check_options(function, options):
+    """Check the options of the public ``function`` (by name) as it checks them when called.
+
+    ``options`` are keyword arguments of the function; the data arguments
+    among them (``qid``, ``sample_weight``) are left to the data checks.
+    """
+    checked = {name: value for name, value in options.items() if name not in _DATA_ARGUMENTS}
+    check_parameters(function, **checked)
+    ties = options.get("ties", "average")
+    if options.get("ignore_ties") and ties != "average":
+        raise ValueError(
+            f"{function}: ignore_ties=True and ties={ties!r} both say how to rank "
+            "tied documents; pass ignore_ties=True alone for scikit-learn's order (that of "
+            "numpy.argsort, reversed), or ties= alone."
+        )
+    for definition in METRICS.values():
+        if definition.function == function:
+            check_bounded(definition, options.get("no_relevant", "zero"), function)
+
+
 def _score(function, y_true, y_score, *, average, **options):
     """Check the options, run one metric through the evaluation path; its mean or per-query values.
 
     ``options`` are the public function's keyword arguments, by name; those
     its definition fixes (``level``, ``method``) select the metric.
     """
-    checked = {name: value for name, value in options.items() if name not in _DATA_ARGUMENTS}
-    check_parameters(function, **checked, average=average)
-    if options.get("ignore_ties") and options["ties"] != "average":
-        raise ValueError(
-            f"{function}: ignore_ties=True and ties={options['ties']!r} both say how to rank "
-            "tied documents; pass ignore_ties=True alone for scikit-learn's order (that of "
-            "numpy.argsort, reversed), or ties= alone."
-        )
+    check_options(function, dict(options, average=average))
     definition = _definition(function, options)
     for name in definition.fixed_options:
         del options[name]

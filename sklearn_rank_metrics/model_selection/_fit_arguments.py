@@ -32,6 +32,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _check_sample_weight
 
 from .._engine import factorize_query_ids
+from .._engine._validation import as_array_like
 
 QUERY_ARGS = ("auto", "group", "qid", "group_id", None)
 
@@ -83,8 +84,9 @@ class QueryRows:
 
 def sort_by_query(X, y, qid, sample_weight=None):
     """:class:`QueryRows` of ``X, y`` with the rows sorted stably by ``qid``."""
+    y = as_array_like(y, "y")  # no masked or sparse labels (the model would ignore a mask)
     if sample_weight is not None:
-        sample_weight = _check_sample_weight(sample_weight, X)
+        sample_weight = _check_sample_weight(as_array_like(sample_weight, "sample_weight"), X)
     if qid is None:
         return QueryRows(X, y, sample_weight=sample_weight)
     codes, query_ids = factorize_query_ids(qid)

@@ -26,6 +26,7 @@ import sklearn
 from sklearn.utils import _safe_indexing
 
 from .._engine import factorize_query_ids
+from .._engine._validation import as_array_like
 
 
 def missing_qid_message(caller):
@@ -164,7 +165,7 @@ def resolve_qid(X, qid, qid_column, *, caller, required=True):
         if required:
             raise ValueError(missing_qid_message(caller))
         return None
-    qid = np.asarray(qid)
+    qid = np.asarray(as_array_like(qid, "qid"))
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
     if qid.ndim != 1 or qid.shape[0] != n_rows:
         raise ValueError(

@@ -20,7 +20,9 @@ from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
 from .._engine._names import parse_name, resolve_request
-from .._engine._params import check_parameters
+from .._engine._definitions import check_bounded
+from .._engine._params import PARAMETERS, check_parameters
+from ..metrics._ranking import check_options
 from ._fit_arguments import final_step
 from ._response import call_method, ranking_scores
 from ._routing import resolve_qid
@@ -119,6 +121,8 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
                 "row, as sklearn_rank_metrics' metrics do."
             )
         _check_options(name, accepted, metric_kwargs)
+        if getattr(_metrics, name, None) is metric:
+            check_options(name, metric_kwargs)  # one of this package's metric functions
         return metric, dict(metric_kwargs), accepted is None or "sample_weight" in parameters
     if not isinstance(metric, str):
         raise TypeError(
@@ -138,10 +142,14 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
             f"{', '.join(repeated)} is already set by the name {metric!r}; give it once."
         )
     _check_options(repr(metric), accepted, metric_kwargs)
+    # Every value is checked here, as the metric checks it, not in the first fold.
+    check_parameters(
+        "make_rank_scorer", **{n: v for n, v in metric_kwargs.items() if n in PARAMETERS}
+    )
+    check_bounded(definition, metric_kwargs.get("no_relevant", "zero"), metric)
     options = dict(metric_kwargs)
     k = options.pop("k", None)
     name = metric if k is None else f"{metric}@{k}"
-    resolve_request(parse_name(name))  # a bad k= fails here as a bad @k would, not in the first fold
     return _evaluate_metric, dict(options, metric=name), True
 
 
@@ -377,7 +385,10 @@ default="auto"
         graded labels ``"predict_proba"`` ranks by the expected grade.
     **metric_kwargs
         Options of the metric, e.g. ``gain="exponential"``, ``ties``,
-        ``relevance_level``; ``k`` if the name has no ``@k``.
+        ``relevance_level``; ``k`` if the name has no ``@k``. They are
+        checked here, as the metric checks them (for a metric name or one
+        of this package's metric functions): a wrong value raises before a
+        search fits any model.
 
     Returns
     -------
@@ -468,7 +479,8 @@ default="auto"
         Options handed to each metric that takes them (``gain`` reaches the
         NDCG and DCG scorers, ``relevance_level`` the binary metrics), as
         :func:`~sklearn_rank_metrics.evaluate` does. An option no metric
-        takes is an error.
+        takes is an error, and so is a wrong value, here rather than in
+        the first fold.
 
     Returns
     -------
