@@ -575,6 +575,38 @@ def test_ndcg_of_top_k_lists_uses_n_relevant():
     assert graded["ndcg"] == approx(srm.ndcg_score([2, 0, 1], [3, 2, 1]))
 
 
+@pytest.mark.parametrize("metric", IDEAL_OF_BINARY_ONLY)
+@pytest.mark.parametrize("order", [["bin", "grd"], ["grd", "bin"]])
+def test_n_relevant_labels_0_and_1_are_decided_per_query(metric, order):
+    """A query's value with n_relevant is the one it gets alone, whatever the other queries' labels.
+
+    Query "bin" (labels 0 and 1) has 2 relevant documents outside its list;
+    query "grd" (graded) has all of its relevant documents listed: neither
+    needs unknown grades. Only a graded query with unlisted relevant ones raises.
+    """
+    cases = {"bin": ([1, 0, 1, 0], [4, 3, 2, 1], 4), "grd": ([2, 0, 1], [3, 1, 2], 2)}
+    score = _through_evaluate(metric)
+    for k in [None] if metric in WHOLE_LIST else [None, 2, 5]:
+        kwargs = {} if k is None else {"k": k}
+        alone = {
+            q: score(y, s, qid=[q] * len(y), n_relevant={q: r}, average=None, **kwargs)[0]
+            for q, (y, s, r) in cases.items()
+        }
+        y_true = [label for q in order for label in cases[q][0]]
+        y_score = [value for q in order for value in cases[q][1]]
+        qid = [q for q in order for _ in cases[q][0]]
+        n_relevant = {q: cases[q][2] for q in order}
+        got = score(y_true, y_score, qid=qid, n_relevant=n_relevant, average=None, **kwargs)
+        # average=None: the queries in sorted id order ("bin", "grd").
+        assert got == approx([alone["bin"], alone["grd"]]), k
+        assert alone["bin"] == approx(reference(
+            metric, cases["bin"][0], cases["bin"][1], qid=["bin"] * 4, n_relevant={"bin": 4},
+            average=None, **kwargs, **MEASURE_OPTIONS.get(metric, {}))[0])  # fmt: skip
+        # The graded query with a relevant document outside its list: an error naming it.
+        with pytest.raises(ValueError, match=r"n_relevant\['grd'\] = 3 counts relevant .* graded"):
+            score(y_true, y_score, qid=qid, n_relevant=dict(n_relevant, grd=3), **kwargs)
+
+
 def test_a_measure_at_its_own_level_refuses_n_relevant():
     # n_relevant counts the documents relevant at relevance_level, not at rel=2.
     with pytest.raises(ValueError, match=r"relevant at relevance_level=1.*another level \(2"):

@@ -105,12 +105,13 @@ class GainRatio(Computation):
             return (
                 ExpectedGain(request.k, discounted=True, levels=levels),
                 IdealGain(request.k, levels=levels),
+                *evaluation.relevant_set_quantities(ideal=True),
             )
         scaled = evaluation.needs_scaled_gains
         return (
             ExpectedGain(request.k, discounted=True, scaled=scaled),
             IdealGain(request.k, scaled=scaled),
-            *evaluation.relevant_set_quantities(),
+            *evaluation.relevant_set_quantities(ideal=True),
         )
 
     def finalize(self, evaluation, request):
@@ -123,7 +124,7 @@ class GainRatio(Computation):
 
 
 def _first_unlisted(evaluation, unlisted):
-    """``n_relevant[id] = R``, for the first query with relevant documents outside its list."""
+    """``n_relevant[id] = R``, for the first query of the mask ``unlisted``."""
     q = int(np.flatnonzero(unlisted)[0])
     return f"n_relevant[{evaluation.rq.input.query_name(q)!r}] = {int(evaluation.n_relevant[q])}"
 
@@ -139,32 +140,37 @@ _FULL_RELEVANCE = (
 def _ideal_with_unlisted(evaluation, request, levels, ideal):
     """NDCG's ideal DCG where ``n_relevant`` counts relevant documents the list does not hold.
 
-    With labels 0 and 1 (relevant at the call's level), those documents have
-    label 1: the ideal of ``R`` documents of gain ``g(1)``,
-    ``g(1) sum_{i < min(R, k)} 1 / log2(i + 2)``. With graded labels their
-    grades are unknown: a ValueError.
+    In a query of labels 0 and 1 (relevant at the call's level), those
+    documents have label 1: the ideal of ``R`` documents of gain ``g(1)``,
+    ``g(1) sum_{i < min(R, k)} 1 / log2(i + 2)``. In a query of graded labels
+    their grades are unknown: a ValueError. Each query on its own labels.
     """
     unlisted = evaluation.unlisted_relevant()
     if not unlisted.any():
         return ideal
-    gain = _unlisted_gain(evaluation, request, levels, unlisted)
+    gain = _unlisted_gain(evaluation, request, levels)
     total = evaluation.total_relevant(evaluation.relevance_level)
     cut = total if request.k is None else np.minimum(total, request.k)
     sums = discount_sums(cut, evaluation.rq.discount_cumsum, "n_relevant")
     return np.where(unlisted, gain * sums, ideal)
 
 
-def _unlisted_gain(evaluation, request, levels, unlisted):
-    """The gain of the relevant documents outside the lists (label 1), or a ValueError (graded)."""
-    gain = evaluation.unlisted_gain(level_gain(evaluation, levels))
-    if gain is None:
+def _unlisted_gain(evaluation, request, levels):
+    """The gain of the relevant documents outside the lists (label 1), or a ValueError.
+
+    The error names the first query with such documents whose own labels
+    are graded: each query is decided on its own labels.
+    """
+    function = level_gain(evaluation, levels)
+    unknown = evaluation.unknown_grades(function)
+    if unknown.any():
         raise ValueError(
-            f"{request.name}: {_first_unlisted(evaluation, unlisted)} counts relevant documents "
-            "that are not in the list, and the labels are graded (not only 0 and 1, relevant "
-            "at relevance_level <= 1), so the ideal ranking needs their grades, which "
+            f"{request.name}: {_first_unlisted(evaluation, unknown)} counts relevant documents "
+            "that are not in the list, and that query's labels are graded (not only 0 and 1, "
+            "relevant at relevance_level <= 1), so the ideal ranking needs their grades, which "
             f"n_relevant does not give. {_FULL_RELEVANCE}"
         )
-    return gain
+    return evaluation.unlisted_gain(function)
 
 
 @dataclass(frozen=True)
@@ -280,7 +286,7 @@ class LevelGainMean(Computation):
             self.ranked(levels),
             PositiveGain(levels),
             *relevant,
-            *evaluation.relevant_set_quantities(),
+            *evaluation.relevant_set_quantities(ideal=True),
         )
 
     def finalize(self, evaluation, request):
@@ -288,7 +294,7 @@ class LevelGainMean(Computation):
         unlisted = evaluation.unlisted_relevant()
         if unlisted.any():
             # Labels 0 and 1: the documents of positive gain are the R relevant ones.
-            gain = _unlisted_gain(evaluation, request, gain_levels(evaluation, request), unlisted)
+            gain = _unlisted_gain(evaluation, request, gain_levels(evaluation, request))
             total = evaluation.total_relevant(evaluation.relevance_level)
             positive = np.where(unlisted, gain * total, positive)
         _check_finite(evaluation, request, value, positive)

@@ -152,6 +152,16 @@ class ChunkWork:
         given = given[self.chunk.start : self.chunk.stop]
         return np.where(given >= 0, given, in_list)
 
+    def unlisted_of_label_one(self):
+        """Per query of the chunk: relevant documents outside its list, all its labels 0 or 1.
+
+        See :meth:`Evaluation.unknown_grades`; needs ``n_relevant``.
+        """
+        level = self.evaluation.relevance_level
+        in_list = self.value(_kernels.RelevantInList(level))
+        unlisted = self.total_relevant(level) > in_list
+        return unlisted & (self.value(_kernels.GradedInList()) == 0)
+
     def gain_exponents(self):
         """Per query of the chunk: the power of two its gains are divided by when scaled."""
         chunk = self.chunk
@@ -437,28 +447,41 @@ class Evaluation:
     def unlisted_gain(self, function):
         """The gain of the relevant documents ``n_relevant`` counts outside the lists, or None.
 
-        With labels 0 and 1 (relevant at a ``relevance_level`` <= 1, label 0
-        of no positive gain) they have label 1: its gain under ``function``
-        (0 where not positive). None without ``n_relevant``, or with graded
-        labels, whose grades outside the lists are unknown.
+        In a query of labels 0 and 1 (relevant at a ``relevance_level`` <=
+        1, label 0 of no positive gain) they have label 1: its gain under
+        ``function`` (0 where not positive). None without ``n_relevant``, or
+        where the call's level or gains leave their labels unknown. Whether
+        a query's labels are 0 and 1 is its own: see :meth:`unknown_grades`.
         """
         if self.n_relevant is None:
             return None
         gains = function(np.array([0.0, 1.0]))
-        values = self.rq.labels.values
-        binary = (
-            values is not None
-            and np.isin(values, (0, 1)).all()
-            and gains[0] <= 0
-            and self.relevance_level <= 1
-        )
-        return max(float(gains[1]), 0.0) if binary else None
+        if gains[0] > 0 or self.relevance_level > 1:
+            return None
+        return max(float(gains[1]), 0.0)
 
-    def relevant_set_quantities(self):
-        """What :meth:`unlisted_relevant` reads: none without ``n_relevant``."""
+    def unknown_grades(self, function):
+        """Per query: relevant documents outside its list whose grades its ideal ranking needs.
+
+        Those of a query with a label other than 0 and 1 (its own labels,
+        whatever the other queries' are), or of every query where
+        :meth:`unlisted_gain` is None. Needs
+        ``relevant_set_quantities(ideal=True)`` computed.
+        """
+        unlisted = self.unlisted_relevant()
+        if not unlisted.any() or self.unlisted_gain(function) is None:
+            return unlisted
+        return unlisted & (self.value(_kernels.GradedInList()) > 0)
+
+    def relevant_set_quantities(self, ideal=False):
+        """What :meth:`unlisted_relevant` reads (``ideal``: and :meth:`unknown_grades`).
+
+        None without ``n_relevant``.
+        """
         if self.n_relevant is None:
             return ()
-        return (_kernels.RelevantInList(self.relevance_level),)
+        relevant = _kernels.RelevantInList(self.relevance_level)
+        return (relevant, _kernels.GradedInList()) if ideal else (relevant,)
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.

@@ -121,6 +121,14 @@ class Positive:
         return (values > 0).astype(np.float64)
 
 
+@dataclass(frozen=True)
+class Graded:
+    """1.0 for a label other than 0 and 1 (a grade), else 0.0."""
+
+    def __call__(self, values):
+        return ((values != 0) & (values != 1)).astype(np.float64)
+
+
 # ---------------------------------------------------------- quantities
 @dataclass(frozen=True)
 class Quantity:
@@ -414,6 +422,18 @@ class RelevantInList(OrderFree):
 
     def from_histogram(self, evaluation, histogram):
         return histogram.count(evaluation.label_table(Relevance(evaluation.threshold(self.level))))
+
+
+@dataclass(frozen=True)
+class GradedInList(OrderFree):
+    """Documents of each query whose label is neither 0 nor 1: 0 for a query of labels 0 and 1."""
+
+    def compute(self, work):
+        table = work.label_table(Graded())
+        return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
+
+    def from_histogram(self, evaluation, histogram):
+        return histogram.count(evaluation.label_table(Graded()))
 
 
 @dataclass(frozen=True)
@@ -944,10 +964,16 @@ def ideal_runs(work, function):
         gain = chunk.label_table(function).values[code]
         unlisted_gain = work.evaluation.unlisted_gain(function)
         if unlisted_gain is not None:
-            # Labels 0 and 1 with n_relevant: R documents of label 1 per query, listed or not.
+            # A query of labels 0 and 1 with relevant documents outside its list
+            # (n_relevant): R documents of label 1, listed or not. Every other
+            # query keeps its own (a graded one of them is an error in the definitions).
+            assumed = work.unlisted_of_label_one()
+            kept = ~assumed[query]
+            added = np.flatnonzero(assumed) if unlisted_gain > 0 else query[:0]
             total = work.total_relevant(work.evaluation.relevance_level)
-            query = np.flatnonzero(total > 0) if unlisted_gain > 0 else total[:0]
-            count, gain = total[query].astype(np.int64), np.full(query.shape[0], unlisted_gain)
+            query = np.concatenate([query[kept], added])
+            count = np.concatenate([count[kept], total[added].astype(np.int64)])
+            gain = np.concatenate([gain[kept], np.full(added.shape[0], unlisted_gain)])
         positive = gain > 0
         query, count, gain = best_first(query[positive], count[positive], gain[positive])
         merged = run_starts(query, gain)

@@ -86,12 +86,13 @@ def evaluate(
     n_relevant : mapping of query id to int, default=None
         Total number of relevant documents of each query, relevant at
         ``relevance_level``, listed or not (see :func:`map_score`): R of the
-        metrics of binary relevance, and with labels 0 and 1 the ideal
-        ranking of ndcg, ndcg_rel, rndcg and g (R documents of label 1).
-        With graded labels the grades of the documents a list left out are
-        unknown: those raise where ``n_relevant`` exceeds the relevant
-        documents of a list; use ``evaluate_run`` with the qrels, or pass
-        every relevant document in ``y_true``.
+        metrics of binary relevance, and in a query of labels 0 and 1 the
+        ideal ranking of ndcg, ndcg_rel, rndcg and g (R documents of label
+        1). In a query of graded labels the grades of the documents its list
+        left out are unknown: those raise where ``n_relevant`` exceeds the
+        relevant documents of that query's list; use ``evaluate_run`` with
+        the qrels, or pass every relevant document in ``y_true``. Each query
+        is decided on its own labels.
     ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         Documents with equal scores: the exact expected value over all
         their orderings, the bounds (higher labels first or last), or

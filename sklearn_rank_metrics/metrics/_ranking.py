@@ -34,14 +34,16 @@ def _definition(function, options):
     raise AssertionError(f"no metric definition for {function} with {options}")
 
 
-def check_options(function, options):
+def check_options(function, options, *, owner=None, definition=None):
     """Check the options of the public ``function`` (by name) as it checks them when called.
 
     ``options`` are keyword arguments of the function; the data arguments
     among them (``qid``, ``sample_weight``) are left to the data checks.
+    ``owner`` names the caller in the parameter errors (default:
+    ``function``). A metric name (``"ndcg@10"``) passes its ``definition``.
     """
     checked = {name: value for name, value in options.items() if name not in _DATA_ARGUMENTS}
-    check_parameters(function, **checked)
+    check_parameters(function if owner is None else owner, **checked)
     ties = options.get("ties", "average")
     if options.get("ignore_ties") and ties != "average":
         raise ValueError(
@@ -49,9 +51,12 @@ def check_options(function, options):
             "tied documents; pass ignore_ties=True alone for scikit-learn's order (that of "
             "numpy.argsort, reversed), or ties= alone."
         )
-    for definition in METRICS.values():
-        if definition.function == function:
-            check_bounded(definition, options.get("no_relevant", "zero"), function)
+    if definition is None:
+        definitions = [d for d in METRICS.values() if d.function == function]
+    else:
+        definitions = [definition]
+    for checked_definition in definitions:
+        check_bounded(checked_definition, options.get("no_relevant", "zero"), function)
 
 
 def _score(function, y_true, y_score, *, average, **options):

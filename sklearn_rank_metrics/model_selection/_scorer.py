@@ -20,8 +20,7 @@ from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
 from .._engine._names import parse_name, resolve_request
-from .._engine._definitions import check_bounded
-from .._engine._params import PARAMETERS, check_parameters
+from .._engine._params import check_parameters
 from ..metrics._ranking import check_options
 from ._fit_arguments import final_step
 from ._response import call_method, ranking_scores
@@ -143,10 +142,7 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
         )
     _check_options(repr(metric), accepted, metric_kwargs)
     # Every value is checked here, as the metric checks it, not in the first fold.
-    check_parameters(
-        "make_rank_scorer", **{n: v for n, v in metric_kwargs.items() if n in PARAMETERS}
-    )
-    check_bounded(definition, metric_kwargs.get("no_relevant", "zero"), metric)
+    check_options(metric, metric_kwargs, owner="make_rank_scorer", definition=definition)
     options = dict(metric_kwargs)
     k = options.pop("k", None)
     name = metric if k is None else f"{metric}@{k}"
