@@ -620,7 +620,7 @@ class RankingCurveDisplay:
             trec_eval_version=trec_eval_version,
         )
         check_options(**options, owner=owner)
-        joined = join_run(qrels, run)
+        joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
         if name is None and joined.run_name:
             name = joined.run_name
 
