@@ -626,7 +626,7 @@ def _same_measure(spec, other):
 
 
 def trec_key(measure, spec):
-    """The key of a spec of trec_eval's ``measure`` (named as printed): a name that reads back as it.
+    """The key of trec_eval's ``measure`` of ``spec`` (named as printed), which reads back as it.
 
     The printed name itself, but where that names another measure: trec_eval's
     bare ``rbp`` (the package's ``rbp`` is binary RBP) is trec_eval 10's

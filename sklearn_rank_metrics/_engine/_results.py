@@ -92,7 +92,13 @@ def trec_order(query_ids):
     return np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")), dtype=np.intp)
 
 
-def trec_mean(results, name):
+def trec_means(results):
+    """``{name: mean}`` of each metric of ``results``, as trec_eval computes it."""
+    order = trec_order(results.query_ids)
+    return {name: trec_mean(results, name, order) for name in results.metrics}
+
+
+def trec_mean(results, name, order=None):
     """The mean of ``name`` as trec_eval and ``rank-eval`` compute it (:func:`trec_aggregate`).
 
     The defined values are added left to right in trec_eval's query order
@@ -102,9 +108,11 @@ def trec_mean(results, name):
     out (NaN) do not count, as in :meth:`QueryResults.mean`; a pooled
     measure (weighted by the items each query pools) is that weighted
     mean, and a metric with no value left, or whose sum overflows, warns
-    or raises as there.
+    or raises as there. ``order``: :func:`trec_order` of the query ids,
+    if known.
     """
-    values = results[name][trec_order(results.query_ids)]
+    order = trec_order(results.query_ids) if order is None else order
+    values = results[name][order]
     values = values[~np.isnan(values)]
     weighted = results.query_weights is not None or results._results[name].pool_weights is not None
     if weighted or not values.shape[0]:

@@ -21,7 +21,7 @@ from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
-from .._engine._results import queries_taken, trec_mean
+from .._engine._results import queries_taken, trec_means
 from .._engine._segments import segment_ranks
 from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
 from .._engine._validation import plain
@@ -274,9 +274,7 @@ def evaluate_run(
     requests = requests_for(metrics, "evaluate_run")
     joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
     results = evaluate_joined(joined, requests, **options)
-    if average is None:
-        return results
-    return {name: trec_mean(results, name) for name in results.metrics}
+    return results if average is None else trec_means(results)
 
 
 def check_options(
