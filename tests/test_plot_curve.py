@@ -653,3 +653,24 @@ def test_from_run_of_rankings_emptied_by_judged_only_raises():
     assert srm.trec.evaluate_run(qrels, run, metrics=["ndcg@5"], judged_only=True) == {"ndcg@5": 0.0}
     with pytest.raises(ValueError, match="from_run: no document of the run is left"):
         RankingCurveDisplay.from_run(qrels, run, metric="ndcg", k_max=5, judged_only=True)
+
+
+@pytest.mark.parametrize("trec_eval_version, first", [("10", 1.0), ("9", 0.0)])
+def test_from_run_cuts_at_max_docs_before_checking_repeats_as_evaluate_run(
+    trec_eval_version, first
+):
+    # "a" is repeated below the -M cut, which trec_eval does not check; in
+    # single precision (trec_eval 9) "a" and "b" tie and "b" comes first by id.
+    pd = pytest.importorskip("pandas")
+    qrels = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame(
+        {"query_id": ["1"] * 3, "doc_id": ["a", "b", "a"], "score": [1.00000001, 1.0, 0.5]}
+    )
+    options = dict(max_docs=2, trec_eval_version=trec_eval_version)
+    display = RankingCurveDisplay.from_run(qrels, run, metric="ndcg", k_max=2, **options)
+    expected = [
+        srm.trec.evaluate_run(qrels, run, metrics=[f"ndcg@{k}"], **options)[f"ndcg@{k}"]
+        for k in (1, 2)
+    ]
+    assert expected[0] == first
+    np.testing.assert_array_equal(display.values_, expected)

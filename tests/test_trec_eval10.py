@@ -147,6 +147,26 @@ def test_rbp_of_other_syntaxes_keeps_binary_relevance(tmp_path):
     assert got["RBP(p=0.9,rel=2)"] == pytest.approx(0.1 * 0.9)
 
 
+def test_one_key_one_measure_trec_eval_s_rbp_is_rbp_p_0_9(tmp_path):
+    """trec_eval's graded rbp is ``rbp_p=0.9`` in evaluate_run, printed ``rbp`` by rank-eval."""
+    paths = write(tmp_path, GRADED_QRELS, GRADED_RUN)
+    rbp_1 = 0.1 * (1 / 3 + 0.9 * 1.0)  # grades over the topic's largest (see above)
+    graded = (rbp_1 + 0.1 * (1 / 2)) / 2
+    assert values(rank_eval("-m", "rbp", *paths)[1])[("rbp", "all")] == f"{graded:6.4f}"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # relstring and the like are not offered
+        every = evaluate_run(*paths, metrics="all_trec")
+    assert "rbp" not in every
+    assert every["rbp_p=0.9"] == pytest.approx(graded)
+    binary = evaluate_run(*paths, metrics=["rbp"])["rbp"]
+    assert binary == pytest.approx((0.1 * 1.9 + 0.1) / 2)  # relevant documents gain 1
+    # Each key of every trec_eval measure, asked for alone, is the same measure.
+    assert evaluate_run(*paths, metrics=list(every)) == every
+    param = evaluate_run(*paths, metrics=["iprec_at_recall.0.333", "rbp.p=0.5"])
+    assert list(param) == ["iprec_at_recall_0.333", "rbp_p=0.5"]
+    assert evaluate_run(*paths, metrics=list(param)) == param
+
+
 @pytest.mark.parametrize("flags", [["-c"], ["-J"], ["-c", "-J"]])
 def test_set_p_of_an_empty_ranking_is_zero_and_averaged_in(tmp_path, flags):
     qrels = ["1 0 a 1", "2 0 b 1", "3 0 c 1"]

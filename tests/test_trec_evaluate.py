@@ -9,6 +9,7 @@ mean over every order of the tied documents, each evaluated by trec_eval.
 
 import io
 import itertools
+import os
 import warnings
 
 import numpy as np
@@ -566,3 +567,69 @@ def test_default_ties_are_trec_eval_s_as_rank_eval_s(tmp_path):
     with pytest.warns(UnevaluatedQueriesWarning):
         means = evaluate_run(qrels_path, run_path, metrics=["map", "bpref"])
     assert printed["map"] == f"{means['map']:.4f}" and printed["bpref"] == f"{means['bpref']:.4f}"
+    # Means added left to right, as trec_eval adds them: P_20 of these 8
+    # queries is 0.50625 in decimal, 0.50625000000000001 in NumPy's pairwise
+    # mean (printed 0.5063) and just below 0.50625 added in order (0.5062).
+    qrels_lines, run_lines = [], []
+    for q, hits in enumerate([4, 0, 11, 7, 19, 11, 16, 13]):
+        for rank in range(20):
+            run_lines.append(f"q{q} Q0 d{rank:02d} {rank + 1} {20 - rank} r\n")
+            qrels_lines.append(f"q{q} 0 d{rank:02d} {int(rank < hits)}\n")
+    qrels_path.write_text("".join(qrels_lines))
+    run_path.write_text("".join(run_lines))
+    out = io.StringIO()
+    assert main(["-m", "P.20", str(qrels_path), str(run_path)], stdout=out) == 0
+    assert out.getvalue() == "P_20                  \tall\t0.5062\n"
+    assert f"{evaluate_run(qrels_path, run_path, metrics=['P_20'])['P_20']:.4f}" == "0.5062"
+
+
+def _trec_eval_10_cases():
+    import _trec10
+
+    return _trec10, _trec10.read_goldens() if os.path.exists(_trec10.GOLDENS) else {}
+
+
+def test_evaluate_run_means_are_trec_eval_10_s_all_lines(tmp_path):
+    """On the recorded trec_eval 10 cases, every mean prints as trec_eval's ``all`` line.
+
+    But where trec_eval's mean is 0 / 0 (``-nan``: evaluate_run leaves such
+    queries out, with a warning) and where trec_eval's number comes from what
+    its code leaves behind: ``num_rel`` under ``-c`` (the whole qrels, whatever
+    ``-l``), interpolated precisions of rankings ``-J`` empties, ``rbp_resid``
+    of a parameter under ``-c`` (rank-eval's leftovers).
+    """
+    from sklearn_rank_metrics.trec._command import _leftover_columns, _parser, trec_columns
+
+    _trec10, goldens = _trec_eval_10_cases()
+    if not goldens:
+        pytest.skip("no recorded trec_eval 10 output")
+    compared = 0
+    for number in sorted(goldens, key=int):
+        qrels, run, arguments = _trec10.write_case(str(tmp_path), int(number))
+        parsed = _parser().parse_args([*arguments, qrels, run])
+        if parsed.n:
+            continue  # no 'all' lines
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            means = evaluate_run(
+                qrels, run, metrics=parsed.m, relevance_level=parsed.l, max_docs=parsed.M,
+                missing_queries="zero" if parsed.c else "ignore", judged_only=parsed.J,
+            )  # fmt: skip
+        columns = trec_columns(parsed.m)[0]
+        leftovers = {column.printed for column in _leftover_columns(parsed, columns)}
+        printed = {}
+        for line in goldens[number]["stdout"].splitlines():
+            name, query, value = line.split("\t")
+            if query == "all":
+                printed[name.strip()] = value
+        for column in columns:
+            expected = printed[column.printed]
+            if expected == "  -nan" or column.printed in leftovers:
+                continue
+            if parsed.c and column.printed == "num_rel":
+                continue
+            mean = means[column.evaluated]
+            got = str(int(mean)) if column.integer else f"{mean:6.4f}"
+            assert got == expected, (number, arguments, column.printed)
+            compared += 1
+    assert compared > 5000

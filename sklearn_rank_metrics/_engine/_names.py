@@ -407,6 +407,11 @@ _TREC_BY_LENGTH = sorted(TREC, key=len, reverse=True)
 # trec_eval 10's rbp takes the topic's grades as gains (see RankBiased).
 _TREC_DEFAULT_OPTIONS = {"rbp": {"p": 0.9, "gains": "trec_eval"}, "rbp_resid": {"p": 0.9}}
 
+# trec_eval's bare names that name another measure of the package: the key of trec_eval's
+# measure in evaluate_run's results (and the measure rank-eval evaluates), a name that
+# reads back as it. rank-eval prints the bare name, as trec_eval does.
+_TREC_KEYS = {"rbp": "rbp_p=0.9"}
+
 TREC_SETS = {
     "official": (
         "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec",
@@ -604,12 +609,47 @@ def parse_name(name):
     raise _unknown(name)
 
 
-def expand_trec(measure, params, warn_left_out=None):
+def _raw(measure, spec):
+    """The parameter of a spec of trec_eval's ``measure``, written so that it reads back exactly."""
+    if measure.params == "cutoffs":
+        return str(spec.k)
+    options = dict(spec.options)
+    if measure.params == "levels":
+        return repr(options[measure.option])
+    return spec.name[len(measure.name) + 1 :]
+
+
+def _same_measure(spec, other):
+    return (spec.definition, spec.k, spec.level, spec.options) == (
+        other.definition, other.k, other.level, other.options
+    )  # fmt: skip
+
+
+def trec_key(measure, spec):
+    """The key of trec_eval's ``measure`` of ``spec`` (named as printed), which reads back as it.
+
+    The printed name itself, but where that names another measure: trec_eval's
+    bare ``rbp`` (the package's ``rbp`` is binary RBP) is trec_eval 10's
+    graded RBP under the key ``rbp_p=0.9``, and a rounded parameter is
+    written in full (``iprec_at_recall_0.333``, printed ``iprec_at_recall_0.33``).
+    """
+    if spec.name in _TREC_KEYS:
+        return _TREC_KEYS[spec.name]
+    if spec.name == measure.name or _same_measure(parse_name(spec.name), spec):
+        return spec.name  # a bare name other than rbp is the package's measure of that name
+    return f"{measure.name}_{_raw(measure, spec)}"
+
+
+def expand_trec(measure, params, warn_left_out=None, printed=False):
     """The specs of trec_eval's ``-m measure.params`` (``params`` None: its defaults).
 
-    Each spec's name is the one trec_eval prints; a parameter list is read
-    as trec_eval reads it (cutoffs sorted, duplicates dropped).
+    Each spec's name is its key (:func:`trec_key`), or with ``printed`` the
+    name trec_eval prints; a parameter list is read as trec_eval reads it
+    (cutoffs sorted, duplicates dropped).
     """
+    if not printed:
+        specs = expand_trec(measure, params, warn_left_out, printed=True)
+        return [replace(spec, name=trec_key(measure, spec)) for spec in specs]
     if measure.params in ("cutoffs", "levels"):
         if params is None:
             values = measure.defaults

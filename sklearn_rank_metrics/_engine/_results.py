@@ -86,6 +86,41 @@ def trec_aggregate(results, name, values):
         return aggregated(total, aggregate)
 
 
+def trec_order(query_ids):
+    """The positions of ``query_ids`` in trec_eval's query order: ids as text, sorted as bytes."""
+    ids = [str(query) for query in query_ids]
+    return np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")), dtype=np.intp)
+
+
+def trec_means(results):
+    """``{name: mean}`` of each metric of ``results``, as trec_eval computes it."""
+    order = trec_order(results.query_ids)
+    return {name: trec_mean(results, name, order) for name in results.metrics}
+
+
+def trec_mean(results, name, order=None):
+    """The mean of ``name`` as trec_eval and ``rank-eval`` compute it (:func:`trec_aggregate`).
+
+    The defined values are added left to right in trec_eval's query order
+    (:func:`trec_order`), then divided by their number: ``%.4f`` of it is
+    the ``all`` line trec_eval prints, where :meth:`QueryResults.mean`'s
+    pairwise sum can round the other way (0.50625 as 0.5063). Queries left
+    out (NaN) do not count, as in :meth:`QueryResults.mean`; a pooled
+    measure (weighted by the items each query pools) is that weighted
+    mean, and a metric with no value left, or whose sum overflows, warns
+    or raises as there. ``order``: :func:`trec_order` of the query ids,
+    if known.
+    """
+    order = trec_order(results.query_ids) if order is None else order
+    values = results[name][order]
+    values = values[~np.isnan(values)]
+    weighted = results.query_weights is not None or results._results[name].pool_weights is not None
+    if weighted or not values.shape[0]:
+        return results.mean(name)
+    mean = trec_aggregate(results, name, values)
+    return mean if np.isfinite(mean) else results.mean(name)
+
+
 def queries_taken(results, rows):
     """The :class:`QueryResults` of the queries at ``rows`` (positions in ``results.query_ids``)."""
     taken = {}

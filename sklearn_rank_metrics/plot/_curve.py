@@ -603,7 +603,7 @@ class RankingCurveDisplay:
         ('linear', array([0.8333, 0.785 , 0.7955, 0.7896, 0.7671, 0.7652, 0.7623, 0.7749,
                0.7863, 0.7909]))
         >>> evaluate_run(qrels, run, metrics=["ndcg@10"], ties="trec_eval")
-        {'ndcg@10': 0.7908591892436425}
+        {'ndcg@10': 0.7908591892436426}
         """
         owner = f"{cls.__name__}.from_run"
         definition = _check_metric(metric, owner)
@@ -620,7 +620,7 @@ class RankingCurveDisplay:
             trec_eval_version=trec_eval_version,
         )
         check_options(**options, owner=owner)
-        joined = join_run(qrels, run)
+        joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
         if name is None and joined.run_name:
             name = joined.run_name
 

@@ -51,9 +51,11 @@ class CommandError(Exception):
 class Column:
     """One printed measure: the name printed, the name evaluated, how it prints.
 
-    ``evaluated`` differs from ``printed`` where trec_eval's printed name
-    rounds its parameter (``iprec_at_recall.0.333`` prints as
-    ``iprec_at_recall_0.33``).
+    ``evaluated`` (the key of :func:`evaluate_run`'s results) differs from
+    ``printed`` where trec_eval's printed name rounds its parameter
+    (``iprec_at_recall.0.333`` prints as ``iprec_at_recall_0.33``), and
+    where trec_eval's bare name names another measure of the package:
+    trec_eval's ``rbp`` is evaluated as ``rbp_p=0.9``.
     """
 
     printed: str
@@ -93,7 +95,15 @@ def trec_columns(measure_args):
     it with the parameters of the first ``-m`` that gives it some (else its
     defaults). Any other argument is one measure name in any syntax.
     """
-    from .._engine._names import TREC, TREC_MEASURES, TREC_SETS, expand_trec, offered, parse_name
+    from .._engine._names import (
+        TREC,
+        TREC_MEASURES,
+        TREC_SETS,
+        expand_trec,
+        offered,
+        parse_name,
+        trec_key,
+    )
 
     marked, explicit, params, extras = set(), set(), {}, []
     for argument in measure_args or ["official"]:
@@ -114,27 +124,16 @@ def trec_columns(measure_args):
         if not offered(measure) and measure.name not in explicit:
             left_out.append(measure.name)  # in a set; asked for alone, it raises
             continue
-        for spec in expand_trec(measure, params.get(measure.name)):
-            evaluated = spec.name
-            if measure.name in params and measure.params is not None:
-                evaluated = f"{measure.name}_{_raw(measure, spec)}"
-            columns.append(_column(spec, evaluated))
+        for spec in expand_trec(measure, params.get(measure.name), printed=True):
+            # evaluate_run's key: rbp_p=0.9 for rbp, iprec_at_recall_0.333 for
+            # iprec_at_recall_0.33 of -m iprec_at_recall.0.333.
+            columns.append(_column(spec, trec_key(measure, spec)))
     seen = {column.printed for column in columns}
     for name in extras:
         if name not in seen:
             seen.add(name)
             columns.append(_column(parse_name(name)))
     return columns, "runid" in marked, left_out
-
-
-def _raw(measure, spec):
-    """The parameter of a spec of trec_eval's ``measure``, written so that it reads back exactly."""
-    if measure.params == "cutoffs":
-        return str(spec.k)
-    options = dict(spec.options)
-    if measure.params == "levels":
-        return repr(options[measure.option])
-    return spec.name[len(measure.name) + 1 :]
 
 
 # ------------------------------------------------------------ output
@@ -186,10 +185,10 @@ def build_report(columns, results, run_id, all_overrides=None, per_query_overrid
     """
     import numpy as np
 
-    from .._engine._results import trec_aggregate
+    from .._engine._results import trec_aggregate, trec_order
 
     ids = [str(query) for query in results.query_ids]
-    order = np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")), dtype=np.intp)
+    order = trec_order(ids)
     values, summary = {}, {}
     per_query_overrides = per_query_overrides or {}
     for column in columns:

@@ -21,7 +21,7 @@ from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
-from .._engine._results import queries_taken
+from .._engine._results import queries_taken, trec_means
 from .._engine._segments import segment_ranks
 from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
 from .._engine._validation import plain
@@ -112,6 +112,10 @@ def evaluate_run(
         run's ``rank`` column is ignored, as trec_eval ignores it.
     metrics : str or sequence of str, default=("map", "ndcg@10", "precision@10", "recall@100", "mrr")
         Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
+        Each result's key names its measure: trec_eval's sets (``"all_trec"``,
+        ``"official"``) and lists (``"P.5,10"``) give trec_eval's names, but
+        trec_eval's graded ``rbp`` is ``rbp_p=0.9`` (``rbp`` is the package's
+        binary RBP; ``rank-eval`` prints trec_eval's ``rbp``).
     ties : {"trec_eval", "average", "first", "optimistic", "pessimistic"}, default="trec_eval"
         Documents of equal score: trec_eval's order, by score then document
         id, both descending (``"trec_eval"``: its numbers exactly, those of
@@ -146,7 +150,8 @@ def evaluate_run(
         precision (scores equal as float32 tie) and cuts at
         ``floor(recall R + 0.9)``.
     average : {"mean", None}, default="mean"
-        ``"mean"`` returns ``{name: mean over queries}``; None the
+        ``"mean"`` returns ``{name: mean over queries}``, computed as
+        trec_eval computes it (see Notes); None the
         :class:`~sklearn_rank_metrics.QueryResults` of every query, with
         the query ids as strings.
 
@@ -196,7 +201,22 @@ def evaluate_run(
     of the version ``trec_eval_version`` names, and the ``rank-eval``
     command's on the same files: a TREC user gets the numbers papers
     report, and every trec_eval measure (``metrics="official"``, bpref and
-    interpolated precision included) is defined on any run. trec_eval 9
+    interpolated precision included) is defined on any run. The means are
+    trec_eval's arithmetic: the queries' values added left to right in
+    trec_eval's query order (ids sorted as bytes) in double precision,
+    then divided by their number, so that ``%.4f`` of a mean is the ``all``
+    line trec_eval prints (``QueryResults.mean()``, NumPy's pairwise sum,
+    can differ in the last bit and round the other way at four decimals).
+    Where trec_eval's ``all`` line is not a mean of the measure,
+    ``rank-eval`` prints trec_eval's line and ``evaluate_run`` the mean of
+    the values as defined: where a query's value is 0 / 0 (trec_eval
+    prints ``-nan``; the mean leaves that query out, with a warning); the
+    interpolated precisions of a ranking ``judged_only`` empties (0 / 0 in
+    trec_eval, 0 for an empty ranking here); and under
+    ``missing_queries="zero"``, ``num_rel`` (trec_eval counts every
+    judgment > 0 of the qrels, whatever ``relevance_level`` says) and
+    ``rbp_resid`` with a parameter (trec_eval ranks a placeholder document
+    for a query the run missed). trec_eval 9
     keeps scores in single precision (a C ``float``): scores that differ
     only beyond float32's 24 bits tie there, and are then ordered by
     document id; with ``trec_eval_version="9"``, ``"trec_eval"`` ranks by
@@ -254,7 +274,7 @@ def evaluate_run(
     requests = requests_for(metrics, "evaluate_run")
     joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
     results = evaluate_joined(joined, requests, **options)
-    return results.mean() if average == "mean" else results
+    return results if average is None else trec_means(results)
 
 
 def check_options(
