@@ -102,6 +102,22 @@ def queries_taken(results, rows):
     return type(results)(results.query_ids[rows], taken, None if weights is None else weights[rows])
 
 
+def values_replaced(results, replaced, reason):
+    """``results`` with the per-query values of some metrics replaced: ``{name: values}``.
+
+    The NaN values among them are marked undefined, for ``reason``.
+    """
+    taken = dict(results._results)
+    for name, values in replaced.items():
+        values = np.array(values, dtype=np.float64)
+        values.flags.writeable = False
+        undefined = np.isnan(values) & ~taken[name].skipped
+        taken[name] = replace(
+            taken[name], values=values, undefined=undefined, undefined_reason=reason
+        )
+    return type(results)(results.query_ids, taken, results.query_weights)
+
+
 def scaled_by_power_of_two(weights):
     """``(weights / 2**e, e)``: the largest scaled weight in [0.5, 1) (``e = 0`` if none is > 0).
 
