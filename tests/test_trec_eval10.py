@@ -384,3 +384,24 @@ def test_average_precision_adds_its_precisions_in_rank_order(tmp_path):
     paths = write(tmp_path, qrels, run)
     status, out, _ = rank_eval("-q", "-m", "map", *paths)
     assert values(out)[("map", "q")] == "0.5812"
+
+
+def test_evaluate_run_mean_of_an_undefined_value_is_nan_as_trec_eval_s(tmp_path):
+    """Rndcg of a topic whose relevant documents gain nothing is trec_eval's -nan, and its mean."""
+    from sklearn_rank_metrics.trec._command import _trec_number
+
+    paths = write(tmp_path, ["1 0 a 1", "2 0 c 2"], ["1 Q0 a 1 2 r", "2 Q0 c 1 2 r"])
+    status, out, err = rank_eval("-q", "-m", "Rndcg.1=0,2=1", *paths)
+    assert status == 0, err
+    printed = values(out)
+    assert printed[("Rndcg_1=0,2=1", "1")] == "  -nan"
+    assert printed[("Rndcg_1=0,2=1", "all")] == "  -nan"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mean = evaluate_run(*paths, metrics=["Rndcg_1=0,2=1"])["Rndcg_1=0,2=1"]
+        per_query = evaluate_run(*paths, metrics=["Rndcg_1=0,2=1"], average=None)
+    assert _trec_number(mean, False) == "  -nan"
+    for query, value in zip(per_query.query_ids, per_query["Rndcg_1=0,2=1"]):
+        assert _trec_number(value, False) == printed[("Rndcg_1=0,2=1", query)]
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2 and all("'1'" in m and "mean" in m for m in messages)

@@ -138,11 +138,14 @@ def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
-def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
+def finish(name, query_values, no_relevant, order=None, aggregate="mean", trec_names=None):
     """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`.
 
     ``order`` puts the queries in sorted-id order (None: they are already);
     ``aggregate`` is how :meth:`QueryResults.mean` combines the queries.
+    ``trec_names`` (evaluate_run's): a function giving the ids of the
+    queries at some positions; an undefined value is then trec_eval's
+    ``-nan``, whose mean evaluate_run gives as NaN, and the warning says so.
     """
     if order is not None:
         query_values = QueryValues(
@@ -167,7 +170,17 @@ def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
         else:
             values[mask] = 1.0 if no_relevant == "one" else 0.0
     undefined = np.isnan(values) & ~skipped
-    if undefined.any():
+    if undefined.any() and trec_names is not None:
+        ids = trec_names(np.flatnonzero(undefined)[:5])
+        warn_caller(
+            f"evaluate_run: {name}: {int(undefined.sum())} of {n_queries} queries are "
+            f"undefined ({query_values.undefined_reason}; "
+            f"{', '.join(repr(str(query)) for query in ids)}"
+            f"{', ...' if undefined.sum() > 5 else ''}): NaN, printed -nan by trec_eval, "
+            "and so is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out).",
+            undefined_metric_warning(),
+        )
+    elif undefined.any():
         warn_caller(
             f"{name}: {int(undefined.sum())} of {n_queries} queries are undefined "
             f"({query_values.undefined_reason}) and were left out of the mean; their "

@@ -472,7 +472,8 @@ def _leftover_values(
             f"{spelling.prefix}{spelling.judged_only} leaves {queries.shape[0]} judged queries "
             f"without a document ({shown}{', ...' if queries.shape[0] > 5 else ''}): their "
             f"{', '.join(undefined)} are 0 / 0, NaN (trec_eval -J prints -nan), and so are "
-            "the means of these measures, as trec_eval's.",
+            "evaluate_run's means of these measures, as trec_eval's (QueryResults.mean leaves "
+            "them out).",
             undefined_metric_warning(),
         )
     if not replaced:
