@@ -29,7 +29,7 @@ _PROGRAM = "rank-eval"
 EXIT_USAGE = 1  # a bad option or measure: trec_eval's usage message, "illegal measure"
 EXIT_INPUT = 2  # a file cannot be read or is malformed, an option value is refused: "Quit in file"
 EXIT_MEMORY = 3  # out of memory: trec_eval's status when it cannot allocate its values
-EXIT_NO_QUERIES = 7  # no query with both results and judgments: trec_eval's "No queries ..."
+EXIT_NO_QUERIES = 7  # no query evaluated (none of the run judged): trec_eval's "No queries ..."
 # The output cannot be written (a full disk): trec_eval's status for a measure it cannot
 # print (it does not check its writes, and exits 0 with its output lost).
 EXIT_OUTPUT = 8
@@ -396,8 +396,8 @@ def main(argv=None, stdout=None):
     status : int
         0; 1 for a bad option or measure; 2 for a file that cannot be read or
         is malformed (a truncated or corrupt gzip included) or an option value
-        refused; 3 when memory runs out; 7 when no query has both results and
-        judgments; 8 when the output cannot be written (a full disk); 141,
+        refused; 3 when memory runs out; 7 when no query is evaluated (no
+        query of the run is judged, without ``-c``); 8 when the output cannot be written (a full disk); 141,
         without a message, when the reader of the output closes it early
         (``rank-eval ... | head``, where SIGPIPE ends trec_eval); 130 on
         Ctrl-C.

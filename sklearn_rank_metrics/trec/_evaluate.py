@@ -152,7 +152,9 @@ def evaluate_run(
         cut is not an error.
     judged_only : bool, default=False
         Drop the unjudged retrieved documents before ranking, as trec_eval
-        ``-J``.
+        ``-J``. A query left without a document has trec_eval's 0 / 0
+        interpolated precisions: NaN for ``iprec_at_recall`` at the levels
+        whose cut ``round(recall R)`` is 0 and for ``11pt_avg`` (see Notes).
     trec_eval_version : {"10", "9"}, default="10"
         The trec_eval whose numbers ``ties="trec_eval"``, ``max_docs`` and
         interpolated precision reproduce where its versions differ: "10"
@@ -171,13 +173,15 @@ def evaluate_run(
     -------
     results : dict or QueryResults
         The mean of each measure over the evaluated queries, or the
-        per-query results (``average=None``).
+        per-query results (``average=None``). A measure with a NaN value
+        (trec_eval's ``-nan``) has the mean NaN, as trec_eval's.
 
     Raises
     ------
     ValueError
         When no query of the run has judgments (unless
-        ``missing_queries="zero"``, which evaluates every judged query),
+        ``missing_queries="zero"``, which evaluates every judged query;
+        ``rank-eval`` exits 7 there, naming ``-c``),
         when a DataFrame lacks a column or holds a (query, document) pair
         twice (within the top ``max_docs``: trec_eval stops on ``duplicate
         docs``), or for an option outside its values. When a
@@ -194,6 +198,10 @@ def evaluate_run(
         Counting the queries of the run without judgments, and with
         ``missing_queries="ignore"`` the judged queries the run has no
         document for: both are left out of the means.
+    UndefinedMetricWarning
+        Once per measure with values trec_eval gives as ``-nan`` (once per
+        call for those ``judged_only`` leaves), naming the queries: their
+        values are NaN and so is the mean.
 
     See Also
     --------
@@ -226,6 +234,17 @@ def evaluate_run(
     ``max_docs`` cuts each ranking in trec_eval's order (score, then
     document id) whatever ``ties`` says, so the documents evaluated are
     trec_eval's.
+
+    Where trec_eval's value is 0 / 0 (printed ``-nan``), the value is NaN
+    and the mean returned is NaN too, as trec_eval's mean of a ``-nan``:
+    the interpolated precisions of a query ``judged_only`` leaves without a
+    document, ``Rndcg`` where the relevant documents have no positive gain.
+    ``average=None`` gives the same NaN values, which
+    :meth:`~sklearn_rank_metrics.QueryResults.mean` leaves out. With
+    ``missing_queries="zero"``, a parameterised ``rbp_resid_p=...`` of a
+    query the run lacks is 1, the residual of the placeholder document
+    trec_eval ranks there (plain ``rbp_resid`` is 0). These are
+    ``rank-eval``'s values, per query and mean, with the same options.
 
     A run file's scores are read as float64, as trec_eval 10 reads them.
     A DataFrame's integer scores (int64) are ranked exactly, also beyond
