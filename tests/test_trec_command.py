@@ -226,16 +226,27 @@ def test_csv_and_json(case):
         (["-m", "map", "QRELS"], "required", 1),
         (["-l", "x", "QRELS", "RUN"], "invalid int", 1),
         (["-m", "map", "QRELS", "BAD"], "line 1", 2),
+        # No query of the run is judged: nothing to evaluate without -c.
+        (["-m", "map", "QRELS", "OTHER"], "give -c to score every judged query", 7),
+        (["-m", "map", "EMPTY", "RUN"], "give -c to score every judged query", 7),
+        (["-c", "-m", "map", "EMPTY", "RUN"], "no queries with both results and", 7),
     ],
 )
 def test_errors_are_one_line_with_trec_eval_status(case, tmp_path, argv, message, expected):
-    """trec_eval's statuses: 1 for a bad option or measure, 2 for a file it cannot read."""
+    """trec_eval's statuses: 1 for a bad option or measure, 2 for a file it cannot read,
+    7 for no query evaluated ("No queries with both results and relevance info")."""
     bad = tmp_path / "bad.txt"
     bad.write_text("q1 Q0 d1\n")
-    paths = {"QRELS": case[0], "RUN": case[1], "BAD": str(bad)}
+    other = tmp_path / "other.txt"
+    other.write_text("not-judged Q0 d1 1 1.0 r\n")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    paths = {"QRELS": case[0], "RUN": case[1], "BAD": str(bad), "OTHER": str(other),
+             "EMPTY": str(empty)}  # fmt: skip
     status, out, err = run_command(*[paths.get(a, a) for a in argv])
     assert status == expected and out == ""
     assert err.count("\n") == 1 and err.startswith("rank-eval: error: ") and message in err
+    assert "missing_queries" not in err and "evaluate_run" not in err
 
 
 def test_subprocess_module_and_help(case):

@@ -19,6 +19,7 @@ import os
 import subprocess
 import warnings
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pandas")
@@ -63,6 +64,64 @@ def test_text_equals_trec_eval_10_goldens(tmp_path, number):
     status, out, err = rank_eval(*arguments, qrels, run)
     assert status == 0, err
     assert out == golden["stdout"]
+
+
+# The measures whose values trec_eval takes from an empty ranking's leftovers
+# under -J (0 / 0: -nan) and -c (rbp_resid_p=...'s placeholder residual).
+LEFTOVER_MEASURES = ("iprec_at_recall", "iprec_11pt_avg", "rbp_resid")
+
+
+def _golden_flag_cases():
+    """The goldens' cases run with -J or -c, and their printed leftover measures."""
+    import tempfile
+
+    cases = []
+    with tempfile.TemporaryDirectory() as directory:
+        for number in sorted(GOLDENS, key=int):
+            arguments = _trec10.write_case(directory, int(number))[2]
+            if {"-J", "-c"} & set(arguments):
+                cases.append(number)
+    return cases
+
+
+@pytest.mark.parametrize("number", _golden_flag_cases())
+def test_evaluate_run_equals_trec_eval_10_goldens_under_j_and_c(tmp_path, number):
+    """evaluate_run's per-query values and means, -nan included, are trec_eval's under -J and -c.
+
+    The measures trec_eval takes from an empty ranking's leftovers: the
+    interpolated precisions of a topic -J empties (0 / 0) and a
+    parameterised rbp_resid of a topic -c adds.
+    """
+    from sklearn_rank_metrics.trec._command import _parser, _trec_number, trec_columns
+
+    golden = GOLDENS[number]
+    qrels, run, arguments = _trec10.write_case(str(tmp_path), int(number))
+    parsed = _parser().parse_args([*arguments, qrels, run])
+    columns = [
+        column for column in trec_columns(parsed.m)[0]
+        if column.request.definition.name in LEFTOVER_MEASURES
+    ]  # fmt: skip
+    if not columns:
+        pytest.skip("no measure of an empty ranking's leftovers in this case")
+    options = dict(
+        metrics=[column.evaluated for column in columns],
+        relevance_level=parsed.l,
+        missing_queries="zero" if parsed.c else "ignore",
+        max_docs=parsed.M,
+        judged_only=parsed.J,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        per_query = evaluate_run(qrels, run, average=None, **options)
+        means = evaluate_run(qrels, run, **options)
+    expected = values(golden["stdout"])
+    for column in columns:
+        for query, value in zip(per_query.query_ids, per_query[column.evaluated]):
+            assert _trec_number(value, False) == expected[(column.printed, str(query))], (
+                column.printed, query,
+            )  # fmt: skip
+        got = _trec_number(means[column.evaluated], False)
+        assert got == expected[(column.printed, "all")], column.printed
 
 
 @pytest.fixture(scope="module")
@@ -236,8 +295,63 @@ def test_every_topic_empty_still_prints(tmp_path, flags, qrels, run):
 def test_no_judged_run_topic_without_c_is_an_error_that_names_c(tmp_path):
     paths = write(tmp_path, ["1 0 a 1"], ["3 Q0 a 1 2 r"])
     status, out, err = rank_eval("-m", "map", *paths)
-    assert status != 0 and not out
-    assert "missing_queries='zero'" in err and "-c" in err
+    assert status == 7 and not out  # trec_eval's status when no query is evaluated
+    assert "give -c" in err and "missing_queries" not in err
+    with pytest.raises(ValueError, match="give missing_queries='zero'"):
+        evaluate_run(*paths, metrics=["map"])
+
+
+def test_left_out_warnings_name_the_command_flag(tmp_path):
+    """rank-eval's warnings name -c, evaluate_run's missing_queries."""
+    paths = write(tmp_path, ["1 0 a 1", "2 0 b 1"], ["1 Q0 a 1 2 r", "9 Q0 a 1 2 r"])
+    status, out, err = rank_eval("-m", "map", *paths)
+    assert status == 0
+    assert "-c counts them as empty rankings" in err
+    assert "missing_queries" not in err and "evaluate_run" not in err
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluate_run(*paths, metrics=["map"])
+    assert any("missing_queries='zero' counts them" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("flags", [["-J"], ["-J", "-c"], ["-c"]])
+def test_evaluate_run_and_rank_eval_agree_on_empty_rankings(tmp_path, flags):
+    """The values trec_eval takes from an empty ranking are evaluate_run's too, means included."""
+    from sklearn_rank_metrics.trec._command import _trec_number
+
+    qrels = ["1 0 a 1", "2 0 b 1", "2 0 c 1", "2 0 d 1", "3 0 e 1"]
+    run = ["1 Q0 a 1 2 r", "2 Q0 u 1 2 r"]  # -J empties topic 2; -c adds topic 3
+    paths = write(tmp_path, qrels, run)
+    measures = ["iprec_at_recall_0.00", "iprec_at_recall_0.20", "11pt_avg", "rbp_resid_p=0.8"]
+    status, out, err = rank_eval("-q", *flags, "-m", "iprec_at_recall.0,0.2", "-m", "11pt_avg",
+                                 "-m", "rbp_resid.p=0.8", *paths)  # fmt: skip
+    assert status == 0, err
+    printed = values(out)
+    options = dict(metrics=measures, judged_only="-J" in flags,
+                   missing_queries="zero" if "-c" in flags else "ignore")  # fmt: skip
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        per_query = evaluate_run(*paths, average=None, **options)
+        means = evaluate_run(*paths, **options)
+    for name in measures:
+        for query, value in zip(per_query.query_ids, per_query[name]):
+            assert _trec_number(value, False) == printed[(name, query)]
+        assert _trec_number(means[name], False) == printed[(name, "all")]
+    undefined = [w for w in caught if "0 / 0" in str(w.message)]
+    if "-J" in flags:
+        assert np.isnan(means["11pt_avg"]) and np.isnan(per_query["11pt_avg"][1])
+        # Topic 3, added by -c, is empty too.
+        expected = [False, True, True][: 2 + ("-c" in flags)]
+        assert per_query.undefined("11pt_avg")[0].tolist() == expected
+        # Once per call, naming the measures and the topics.
+        assert len(undefined) == 2
+        message = str(undefined[0].message)
+        assert "'2'" in message and "iprec_at_recall_0.00" in message and "11pt_avg" in message
+        # Topic 2: round(0.2 * 3) = 1, defined; topic 3 (-c): round(0.2 * 1) = 0.
+        assert ("iprec_at_recall_0.20" in message) == ("-c" in flags)
+    else:
+        assert not undefined
+        assert per_query["rbp_resid_p=0.8"].tolist() == [0.0, 1.0, 1.0]  # p + (1 - p)
 
 
 def test_a_document_repeated_below_the_m_cut_is_not_an_error(tmp_path):
@@ -290,3 +404,24 @@ def test_average_precision_adds_its_precisions_in_rank_order(tmp_path):
     paths = write(tmp_path, qrels, run)
     status, out, _ = rank_eval("-q", "-m", "map", *paths)
     assert values(out)[("map", "q")] == "0.5812"
+
+
+def test_evaluate_run_mean_of_an_undefined_value_is_nan_as_trec_eval_s(tmp_path):
+    """Rndcg of a topic whose relevant documents gain nothing is trec_eval's -nan, and its mean."""
+    from sklearn_rank_metrics.trec._command import _trec_number
+
+    paths = write(tmp_path, ["1 0 a 1", "2 0 c 2"], ["1 Q0 a 1 2 r", "2 Q0 c 1 2 r"])
+    status, out, err = rank_eval("-q", "-m", "Rndcg.1=0,2=1", *paths)
+    assert status == 0, err
+    printed = values(out)
+    assert printed[("Rndcg_1=0,2=1", "1")] == "  -nan"
+    assert printed[("Rndcg_1=0,2=1", "all")] == "  -nan"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mean = evaluate_run(*paths, metrics=["Rndcg_1=0,2=1"])["Rndcg_1=0,2=1"]
+        per_query = evaluate_run(*paths, metrics=["Rndcg_1=0,2=1"], average=None)
+    assert _trec_number(mean, False) == "  -nan"
+    for query, value in zip(per_query.query_ids, per_query["Rndcg_1=0,2=1"]):
+        assert _trec_number(value, False) == printed[("Rndcg_1=0,2=1", query)]
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 2 and all("'1'" in m and "mean" in m for m in messages)

@@ -238,9 +238,17 @@ def evaluate_requests(
             query_weights = None if query_weights is None else query_weights[order]
         metric_results = {}
         reduced = []
+        trec_names = None
+        if judgments is not None and query_names is not None:
+
+            def trec_names(rows):
+                codes = query_ids[rows]  # a placeholder's code, past the names, is never NaN
+                return query_names[codes[codes < query_names.shape[0]]]
+
         for request in requests:
             values = request.definition.computation.finalize(evaluation, request)
-            result = finish(request.name, values, no_relevant, order, request.definition.aggregate)
+            result = finish(request.name, values, no_relevant, order,
+                            request.definition.aggregate, trec_names)  # fmt: skip
             if reduce is None:
                 metric_results[request.name] = result
             else:

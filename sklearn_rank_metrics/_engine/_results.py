@@ -93,9 +93,15 @@ def trec_order(query_ids):
 
 
 def trec_means(results):
-    """``{name: mean}`` of each metric of ``results``, as trec_eval computes it."""
+    """``{name: mean}`` of each metric of ``results``, as trec_eval computes it.
+
+    NaN where a query's value is NaN (0 / 0), as trec_eval's mean of a -nan.
+    """
     order = trec_order(results.query_ids)
-    return {name: trec_mean(results, name, order) for name in results.metrics}
+    return {
+        name: float("nan") if np.isnan(results[name]).any() else trec_mean(results, name, order)
+        for name in results.metrics
+    }
 
 
 def trec_mean(results, name, order=None):
@@ -137,6 +143,22 @@ def queries_taken(results, rows):
     return type(results)(results.query_ids[rows], taken, None if weights is None else weights[rows])
 
 
+def values_replaced(results, replaced, reason):
+    """``results`` with the per-query values of some metrics replaced: ``{name: values}``.
+
+    The NaN values among them are marked undefined, for ``reason``.
+    """
+    taken = dict(results._results)
+    for name, values in replaced.items():
+        values = np.array(values, dtype=np.float64)
+        values.flags.writeable = False
+        undefined = np.isnan(values) & ~taken[name].skipped
+        taken[name] = replace(
+            taken[name], values=values, undefined=undefined, undefined_reason=reason
+        )
+    return type(results)(results.query_ids, taken, results.query_weights)
+
+
 def scaled_by_power_of_two(weights):
     """``(weights / 2**e, e)``: the largest scaled weight in [0.5, 1) (``e = 0`` if none is > 0).
 
@@ -157,11 +179,14 @@ def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
-def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
+def finish(name, query_values, no_relevant, order=None, aggregate="mean", trec_names=None):
     """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`.
 
     ``order`` puts the queries in sorted-id order (None: they are already);
     ``aggregate`` is how :meth:`QueryResults.mean` combines the queries.
+    ``trec_names`` (evaluate_run's): a function giving the ids of the
+    queries at some positions; an undefined value is then trec_eval's
+    ``-nan``, whose mean evaluate_run gives as NaN, and the warning says so.
     """
     if order is not None:
         query_values = QueryValues(
@@ -186,7 +211,17 @@ def finish(name, query_values, no_relevant, order=None, aggregate="mean"):
         else:
             values[mask] = 1.0 if no_relevant == "one" else 0.0
     undefined = np.isnan(values) & ~skipped
-    if undefined.any():
+    if undefined.any() and trec_names is not None:
+        ids = trec_names(np.flatnonzero(undefined)[:5])
+        warn_caller(
+            f"evaluate_run: {name}: {int(undefined.sum())} of {n_queries} queries are "
+            f"undefined ({query_values.undefined_reason}; "
+            f"{', '.join(repr(str(query)) for query in ids)}"
+            f"{', ...' if undefined.sum() > 5 else ''}): NaN, printed -nan by trec_eval, "
+            "and so is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out).",
+            undefined_metric_warning(),
+        )
+    elif undefined.any():
         warn_caller(
             f"{name}: {int(undefined.sum())} of {n_queries} queries are undefined "
             f"({query_values.undefined_reason}) and were left out of the mean; their "

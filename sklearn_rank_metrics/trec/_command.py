@@ -29,7 +29,7 @@ _PROGRAM = "rank-eval"
 EXIT_USAGE = 1  # a bad option or measure: trec_eval's usage message, "illegal measure"
 EXIT_INPUT = 2  # a file cannot be read or is malformed, an option value is refused: "Quit in file"
 EXIT_MEMORY = 3  # out of memory: trec_eval's status when it cannot allocate its values
-EXIT_NO_QUERIES = 7  # no query with both results and judgments: trec_eval's "No queries ..."
+EXIT_NO_QUERIES = 7  # no query evaluated (none of the run judged): trec_eval's "No queries ..."
 # The output cannot be written (a full disk): trec_eval's status for a measure it cannot
 # print (it does not check its writes, and exits 0 with its output lost).
 EXIT_OUTPUT = 8
@@ -173,12 +173,11 @@ class Report:
     run_id: str | None
 
 
-def build_report(columns, results, run_id, all_overrides=None, per_query_overrides=None):
+def build_report(columns, results, run_id, all_overrides=None):
     """A :class:`Report` from per-query :class:`QueryResults` (``evaluate_run(..., average=None)``).
 
     The ``all`` value of each column is computed as trec_eval computes it:
-    the per-query values (those of ``per_query_overrides[name]`` where it
-    gives them) added left to right in trec_eval's query order, then divided
+    the per-query values added left to right in trec_eval's query order, then divided
     by their number; counts are summed and ``gm_`` measures take the
     geometric mean, as the definitions say. ``all_overrides`` gives other
     ``all`` values.
@@ -190,12 +189,8 @@ def build_report(columns, results, run_id, all_overrides=None, per_query_overrid
     ids = [str(query) for query in results.query_ids]
     order = trec_order(ids)
     values, summary = {}, {}
-    per_query_overrides = per_query_overrides or {}
     for column in columns:
-        per_query = per_query_overrides.get(column.evaluated)
-        if per_query is None:
-            per_query = results[column.evaluated]
-        in_order = np.asarray(per_query, dtype=np.float64)[order]
+        in_order = np.asarray(results[column.evaluated], dtype=np.float64)[order]
         values[column.printed] = in_order.tolist()
         summary[column.printed] = trec_aggregate(results, column.evaluated, in_order)
     summary.update(all_overrides or {})
@@ -324,9 +319,8 @@ def _parser():
 
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
-    from .._engine._names import parse_name, resolve_request
     from .._engine._warnings import is_undefined_metric_warning
-    from ._evaluate import check_options, evaluate_joined, join_run
+    from ._evaluate import COMMAND, NoJudgedQueriesError, check_options, evaluate_joined, join_run
 
     options = dict(
         ties="trec_eval",
@@ -338,22 +332,23 @@ def _evaluate(arguments, columns):
     )
     check_options(**options)
     requests = {column.evaluated: column.request for column in columns}
-    leftovers = _leftover_columns(arguments, columns)
-    if leftovers:
-        for name in _COUNTS:  # the per-query counts the leftovers depend on
-            requests.setdefault(name, resolve_request(parse_name(name)))
     joined = join_run(
         arguments.qrels, arguments.run, max_docs=arguments.M,
         trec_eval_version=arguments.trec_eval_version,
     )  # fmt: skip
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results = evaluate_joined(joined, list(requests.values()), **options)
+        try:
+            results = evaluate_joined(
+                joined, list(requests.values()), spelling=COMMAND, **options
+            )
+        except NoJudgedQueriesError as error:  # trec_eval: no query evaluated
+            raise CommandError(str(error), EXIT_NO_QUERIES) from None
     for warning in caught:
         # Undefined values are not left out of the means here: see _warn_nan.
         if not is_undefined_metric_warning(warning.category):
             warnings.warn(warning.message, warning.category, stacklevel=1)
-    if results.n_queries == 0:
+    if results.n_queries == 0:  # -c with a qrels file of no judgment
         raise CommandError(
             "no queries with both results and relevance judgments", EXIT_NO_QUERIES
         )
@@ -363,20 +358,16 @@ def _evaluate(arguments, columns):
         # whatever -l says (m_num_rel.c).
         total = int((joined.grades > 0).sum())
         overrides = {c.printed: total for c in columns if c.printed == "num_rel"}
-    per_query = {
-        column.evaluated: _leftover_values(arguments, column, results) for column in leftovers
-    }
-    _warn_nan(columns, results, per_query)
-    return results, joined.run_name, overrides, per_query
+    _warn_nan(columns, results)
+    return results, joined.run_name, overrides
 
 
-def _warn_nan(columns, results, per_query):
+def _warn_nan(columns, results):
     """One warning per measure with NaN values: printed ``-nan``, and so is its ``all`` line."""
     import numpy as np
 
     for column in columns:
-        values = per_query.get(column.evaluated)
-        values = results[column.evaluated] if values is None else values
+        values = results[column.evaluated]
         undefined = int(np.isnan(values).sum())
         if undefined:
             warnings.warn(
@@ -384,58 +375,6 @@ def _warn_nan(columns, results, per_query):
                 "(0 / 0), printed -nan as trec_eval prints them, and so is the 'all' value.",
                 stacklevel=1,
             )
-
-
-_COUNTS = ("num_ret", "num_rel")
-
-
-def _leftover_columns(arguments, columns):
-    """The columns whose values trec_eval takes from what its code leaves behind.
-
-    - With ``-J``, a topic left with no document has the interpolated
-      precisions of 0 / 0, NaN, at each recall level whose cut
-      ``round(recall R)`` is 0 (all of them without a relevant document),
-      and so an ``11pt_avg`` of NaN (m_iprec_at_recall.c, m_11pt_avg.c).
-    - With ``-c`` (without ``-J``), trec_eval ranks one unjudged placeholder
-      document for a topic the run missed, then resets ``rbp_resid`` to 0;
-      a parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
-      ``p + (1 - p)`` (trec_eval.c).
-    """
-    leftovers = []
-    for column in columns:
-        name = column.request.definition.name
-        if arguments.J and name in ("iprec_at_recall", "iprec_11pt_avg"):
-            leftovers.append(column)
-        elif arguments.c and not arguments.J and name == "rbp_resid":
-            if column.printed != "rbp_resid":
-                leftovers.append(column)
-    return leftovers
-
-
-def _leftover_values(arguments, column, results):
-    """The per-query values of a :func:`_leftover_columns` column, as trec_eval gives them."""
-    import numpy as np
-
-    from .._engine._kernels import rounded_half_away
-
-    values = np.array(results[column.evaluated], dtype=np.float64)
-    empty = np.asarray(results["num_ret"]) == 0
-    request = column.request
-    if request.definition.name == "rbp_resid":
-        p = float(request.option("p", 0.9))
-        values[empty] = p + (1.0 - p) * 1.0
-        return values
-    if request.definition.name == "iprec_11pt_avg":
-        values[empty] = np.nan  # its first level, 0, always cuts at 0
-        return values
-    recall = float(request.option("recall"))
-    total = np.asarray(results["num_rel"], dtype=np.float64)
-    if arguments.trec_eval_version == "9":
-        cut = np.floor(recall * total + 0.9)
-    else:
-        cut = rounded_half_away(recall * total)
-    values[empty & (cut == 0)] = np.nan
-    return values
 
 
 def main(argv=None, stdout=None):
@@ -456,8 +395,8 @@ def main(argv=None, stdout=None):
     status : int
         0; 1 for a bad option or measure; 2 for a file that cannot be read or
         is malformed (a truncated or corrupt gzip included) or an option value
-        refused; 3 when memory runs out; 7 when no query has both results and
-        judgments; 8 when the output cannot be written (a full disk); 141,
+        refused; 3 when memory runs out; 7 when no query is evaluated (no
+        query of the run is judged, without ``-c``); 8 when the output cannot be written (a full disk); 141,
         without a message, when the reader of the output closes it early
         (``rank-eval ... | head``, where SIGPIPE ends trec_eval); 130 on
         Ctrl-C.
@@ -519,12 +458,10 @@ def _output(argv):
         )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        results, run_id, overrides, per_query = _evaluate(arguments, columns)
+        results, run_id, overrides = _evaluate(arguments, columns)
     for warning in caught:  # one line each, without Python's file and line
         print(f"{_PROGRAM}: warning: {warning.message}", file=sys.stderr)
-    report = build_report(
-        columns, results, run_id if prints_runid else None, overrides, per_query
-    )
+    report = build_report(columns, results, run_id if prints_runid else None, overrides)
     return _FORMATS[arguments.format](report, arguments.q, not arguments.n)
 
 

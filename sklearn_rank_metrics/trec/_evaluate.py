@@ -13,6 +13,7 @@ documents.
 """
 
 import os
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,6 +45,22 @@ from ._read import (
 )
 
 DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
+
+
+class Spelling(NamedTuple):
+    """How messages name the caller and its options: evaluate_run's, or rank-eval's flags."""
+
+    prefix: str
+    zero: str  # missing_queries="zero"
+    judged_only: str
+
+
+PYTHON = Spelling("evaluate_run: ", "missing_queries='zero'", "judged_only=True")
+COMMAND = Spelling("", "-c", "-J")
+
+
+class NoJudgedQueriesError(ValueError):
+    """No query of the run has judgments (without ``missing_queries="zero"``)."""
 
 
 class UnevaluatedQueriesWarning(UserWarning):
@@ -139,7 +156,9 @@ def evaluate_run(
         cut is not an error.
     judged_only : bool, default=False
         Drop the unjudged retrieved documents before ranking, as trec_eval
-        ``-J``.
+        ``-J``. A query left without a document has trec_eval's 0 / 0
+        interpolated precisions: NaN for ``iprec_at_recall`` at the levels
+        whose cut ``round(recall R)`` is 0 and for ``11pt_avg`` (see Notes).
     trec_eval_version : {"10", "9"}, default="10"
         The trec_eval whose numbers ``ties="trec_eval"``, ``max_docs`` and
         interpolated precision reproduce where its versions differ: "10"
@@ -159,13 +178,15 @@ def evaluate_run(
     -------
     results : dict or QueryResults
         The mean of each measure over the evaluated queries, or the
-        per-query results (``average=None``).
+        per-query results (``average=None``). A measure with a NaN value
+        (trec_eval's ``-nan``) has the mean NaN, as trec_eval's.
 
     Raises
     ------
     ValueError
         When no query of the run has judgments (unless
-        ``missing_queries="zero"``, which evaluates every judged query),
+        ``missing_queries="zero"``, which evaluates every judged query;
+        ``rank-eval`` exits 7 there, naming ``-c``),
         when a DataFrame lacks a column or holds a (query, document) pair
         twice (within the top ``max_docs``: trec_eval stops on ``duplicate
         docs``), or for an option outside its values. When a
@@ -182,6 +203,10 @@ def evaluate_run(
         Counting the queries of the run without judgments, and with
         ``missing_queries="ignore"`` the judged queries the run has no
         document for: both are left out of the means.
+    UndefinedMetricWarning
+        Once per measure with values trec_eval gives as ``-nan`` (once per
+        call for those ``judged_only`` leaves), naming the queries: their
+        values are NaN and so is the mean.
 
     See Also
     --------
@@ -229,6 +254,17 @@ def evaluate_run(
     ``max_docs`` cuts each ranking in trec_eval's order (score, then
     document id) whatever ``ties`` says, so the documents evaluated are
     trec_eval's.
+
+    Where trec_eval's value is 0 / 0 (printed ``-nan``), the value is NaN
+    and the mean returned is NaN too, as trec_eval's mean of a ``-nan``:
+    the interpolated precisions of a query ``judged_only`` leaves without a
+    document, ``Rndcg`` where the relevant documents have no positive gain.
+    ``average=None`` gives the same NaN values, which
+    :meth:`~sklearn_rank_metrics.QueryResults.mean` leaves out. With
+    ``missing_queries="zero"``, a parameterised ``rbp_resid_p=...`` of a
+    query the run lacks is 1, the residual of the placeholder document
+    trec_eval ranks there (plain ``rbp_resid`` is 0). These are
+    ``rank-eval``'s values, per query and mean, with the same options.
 
     A run file's scores are read as float64, as trec_eval 10 reads them.
     A DataFrame's integer scores (int64) are ranked exactly, also beyond
@@ -317,14 +353,15 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
 
 def evaluate_joined(
     joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
-    trec_eval_version, curve=None, reduce=None,
+    trec_eval_version, curve=None, reduce=None, spelling=PYTHON,
 ):  # fmt: skip
     """The per-query :class:`QueryResults` of a joined run.
 
     The options are :func:`evaluate_run`'s, checked by :func:`check_options`;
     ``curve`` and ``reduce`` are the engine's (metric@k curves, see
     :func:`~.._engine._pipeline.evaluate_requests`): with ``reduce``, the
-    list of its returns.
+    list of its returns. ``spelling`` names the options in warnings and
+    errors (:data:`COMMAND`: ``rank-eval``'s flags).
     """
     query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
     del joined
@@ -332,7 +369,9 @@ def evaluate_joined(
     judged = _present(judged_queries, n_queries)
     # The queries of the run with judgments, and the run rows evaluated, in
     # the order ranked (None: all of them, as they are).
-    ranked, rows = _judged_query_rows(run_queries, judged, query_ids, missing_queries == "zero")
+    ranked, rows = _judged_query_rows(
+        run_queries, judged, query_ids, missing_queries == "zero", spelling
+    )
     if ties == "trec_eval" or max_docs is not None:
         trec_scores = _trec_eval_scores(scores, run_queries, query_ids, trec_eval_version)
         in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
@@ -350,10 +389,13 @@ def evaluate_joined(
         empty_queries = judged
     else:
         empty_queries = ranked
-        _warn_unranked(judged, ranked, query_ids)
+        _warn_unranked(judged, ranked, query_ids, spelling)
     if judged_only:
         rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
     labels, scores, queries = _take(labels, rows), _take(scores, rows), _take(run_queries, rows)
+    # Each query's documents evaluated, where an empty ranking may leave values behind.
+    leftovers = curve is None and (judged_only or missing_queries == "zero")
+    n_ranked = np.bincount(queries, minlength=n_queries) if leftovers else None
     if not queries.shape[0]:
         # No document left in any query (-J, -M 0, or -c with no run query judged):
         # every query is an empty ranking. The engine ranks one unjudged document
@@ -390,7 +432,84 @@ def evaluate_joined(
     if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
         results = queries_taken(results, np.arange(codes.shape[0] - 1))
         codes = results.query_ids
+    if leftovers:
+        options = dict(
+            relevance_level=relevance_level, missing_queries=missing_queries,
+            judged_only=judged_only, trec_eval_version=trec_eval_version, spelling=spelling,
+        )  # fmt: skip
+        results = _leftover_values(results, requests, n_ranked[codes], grades, judged_queries,
+                                   query_ids[codes], **options)  # fmt: skip
     return results.with_query_ids(query_ids[codes])
+
+
+def _leftover_values(
+    results, requests, n_ranked, grades, judged_queries, query_names, *, relevance_level,
+    missing_queries, judged_only, trec_eval_version, spelling,
+):  # fmt: skip
+    """The values trec_eval takes from what its code leaves behind for an empty ranking.
+
+    ``n_ranked``: the documents evaluated of each query of ``results``.
+
+    - With ``judged_only`` (``-J``), a query left with no document has the
+      interpolated precisions of 0 / 0, NaN, at each recall level whose cut
+      (``round(recall R)``; trec_eval 9: ``floor(recall R + 0.9)``) is 0,
+      all of them without a relevant document, and so an ``11pt_avg`` of
+      NaN (m_iprec_at_recall.c, m_11pt_avg.c). Their means are NaN too, as
+      trec_eval's, and one warning names the measures and the queries.
+    - With ``missing_queries="zero"`` (``-c``) and without ``judged_only``,
+      trec_eval ranks one unjudged placeholder document for a query the run
+      missed, then resets the value named ``rbp_resid`` to 0; a
+      parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
+      ``p + (1 - p)`` (trec_eval.c).
+    """
+    from .._engine._kernels import rounded_half_away
+    from .._engine._results import values_replaced
+    from .._engine._warnings import undefined_metric_warning
+
+    empty = n_ranked == 0
+    if not empty.any():
+        return results
+    replaced = {}
+    for request in requests:
+        name = request.definition.name
+        values = np.array(results[request.name], dtype=np.float64)
+        if judged_only and name == "iprec_11pt_avg":
+            values[empty] = np.nan  # its first level, 0, always cuts at 0
+        elif judged_only and name == "iprec_at_recall":
+            level = relevance_level if request.level is None else request.level
+            codes = results.query_ids  # R of each, counted over its judgments
+            minlength = int(codes.max(initial=-1)) + 1
+            total = np.bincount(judged_queries, grades >= level, minlength)[codes]
+            recall = float(request.option("recall"))
+            if trec_eval_version == "9":
+                cut = np.floor(recall * total + 0.9)
+            else:
+                cut = rounded_half_away(recall * total)
+            values[empty & (cut == 0)] = np.nan
+        elif (
+            missing_queries == "zero" and not judged_only and name == "rbp_resid"
+            and request.name != name  # named with its parameter: rbp_resid_p=0.8
+        ):  # fmt: skip
+            p = float(request.option("p"))
+            values[empty] = p + (1.0 - p) * 1.0
+        else:
+            continue
+        replaced[request.name] = values
+    undefined = [name for name, values in replaced.items() if np.isnan(values).any()]
+    if undefined:
+        queries = query_names[np.isnan([replaced[name] for name in undefined]).any(axis=0)]
+        shown = ", ".join(repr(plain(query)) for query in queries[:5])
+        warn_caller(
+            f"{spelling.prefix}{spelling.judged_only} leaves {queries.shape[0]} judged queries "
+            f"without a document ({shown}{', ...' if queries.shape[0] > 5 else ''}): their "
+            f"{', '.join(undefined)} are 0 / 0, NaN (trec_eval -J prints -nan), and so are "
+            "evaluate_run's means of these measures, as trec_eval's (QueryResults.mean leaves "
+            "them out).",
+            undefined_metric_warning(),
+        )
+    if not replaced:
+        return results
+    return values_replaced(results, replaced, f"0 / 0: no document left by {spelling.judged_only}")
 
 
 def _frame(pd, given, fmt, read):
@@ -605,28 +724,29 @@ def _run_labels(run_keys, judged_keys, grades):
     return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
 
 
-def _judged_query_rows(run_queries, judged, query_ids, complete):
+def _judged_query_rows(run_queries, judged, query_ids, complete, spelling=PYTHON):
     """``(ranked, rows)``: the run's queries with judgments, and their rows (None for all).
 
     ``judged``: the sorted codes of the judged queries. The run's queries
     without judgments are counted in a warning. Without ``complete``
     (``missing_queries="zero"``, trec_eval ``-c``, which evaluates every
-    judged query), a run none of whose queries is judged is an error.
+    judged query), a run none of whose queries is judged is a
+    :class:`NoJudgedQueriesError`.
     """
     ran = _present(run_queries, query_ids.shape[0])
     ranked = np.intersect1d(ran, judged, assume_unique=True)
     if not ranked.shape[0] and not complete:
-        raise ValueError(
-            "evaluate_run: no query of the run has relevance judgments in the qrels; check "
-            "that both use the same query ids (trec_eval stops here too), or give "
-            "missing_queries='zero' to score every judged query as an empty ranking "
-            "(trec_eval -c)."
+        also = "" if spelling.zero == "-c" else " (trec_eval -c)"
+        raise NoJudgedQueriesError(
+            f"{spelling.prefix}no query of the run has relevance judgments in the qrels; "
+            "check that both use the same query ids (trec_eval stops here too), or give "
+            f"{spelling.zero} to score every judged query as an empty ranking{also}."
         )
     if ranked.shape[0] == ran.shape[0]:
         return ranked, None
     unjudged = np.setdiff1d(ran, ranked, assume_unique=True)
     warn_caller(
-        f"evaluate_run: {unjudged.shape[0]} queries of the run have no relevance "
+        f"{spelling.prefix}{unjudged.shape[0]} queries of the run have no relevance "
         f"judgments and were left out, as trec_eval leaves them out (e.g. "
         f"{plain(query_ids[unjudged[0]])!r}).",
         UnevaluatedQueriesWarning,
@@ -646,7 +766,7 @@ def _within(rows, positions):
     return positions if rows is None else rows[positions]
 
 
-def _warn_unranked(judged, ranked, query_ids):
+def _warn_unranked(judged, ranked, query_ids, spelling=PYTHON):
     """Count the judged queries with no retrieved document, left out of the means.
 
     ``judged`` and ``ranked``: sorted distinct codes of the judged queries
@@ -655,10 +775,10 @@ def _warn_unranked(judged, ranked, query_ids):
     missing = np.setdiff1d(judged, ranked, assume_unique=True)
     if missing.shape[0]:
         warn_caller(
-            f"evaluate_run: {missing.shape[0]} of the {judged.shape[0]} judged queries have no "
-            f"retrieved document and were left out of the means (e.g. "
-            f"{plain(query_ids[missing[0]])!r}); missing_queries='zero' counts them as empty "
-            "rankings (trec_eval -c).",
+            f"{spelling.prefix}{missing.shape[0]} of the {judged.shape[0]} judged queries have "
+            f"no retrieved document and were left out of the means (e.g. "
+            f"{plain(query_ids[missing[0]])!r}); {spelling.zero} counts them as empty "
+            f"rankings{'' if spelling.zero == '-c' else ' (trec_eval -c)'}.",
             UnevaluatedQueriesWarning,
         )
 
