@@ -96,9 +96,13 @@ def judged_labels(n_rows, run_rows, judged_rows, grades):
     return labels
 
 
-def read_joined(qrels_path, run_path):
-    """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide."""
-    qrels_data, run_data = read_bytes(qrels_path), read_bytes(run_path)
+def read_joined(qrels_path, run_path, *, data=None):
+    """The :class:`JoinedRun` of two files, or None where the DataFrame path must decide.
+
+    ``data``: ``(qrels_bytes, run_bytes)`` as :func:`read_bytes` gave them,
+    where the caller has read the files already (None: read them here).
+    """
+    qrels_data, run_data = data or (read_bytes(qrels_path), read_bytes(run_path))
     # One pool of the call's threads for reading (with pyarrow's) and joining,
     # sized by the lines of both files (about 50 bytes a line).
     with call_threads((len(qrels_data) + len(run_data)) // 50) as (pool, n_threads):

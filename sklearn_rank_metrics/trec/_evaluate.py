@@ -29,7 +29,7 @@ from .._engine._validation import plain
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
-from ._files import import_pandas
+from ._files import import_pandas, read_bytes
 from ._read import (
     QRELS,
     RUN,
@@ -342,12 +342,16 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
     ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
     pair is cut there first.
     """
-    joined = None
+    joined, data = None, (None, None)
     if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
-        joined = read_joined(qrels, run)  # no pandas import where pyarrow reads both
+        # Each file is read once: where the DataFrame path must decide, it
+        # parses the same bytes (a file changed between two reads would join
+        # two versions of it).
+        data = (read_bytes(qrels), read_bytes(run))
+        joined = read_joined(qrels, run, data=data)  # no pandas import where pyarrow reads both
     if joined is None:
         pd = import_pandas("evaluate_run")
-        joined = _join_frames(pd, qrels, run, max_docs, trec_eval_version)
+        joined = _join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
     return joined
 
 
@@ -512,14 +516,17 @@ def _leftover_values(
     return values_replaced(results, replaced, f"0 / 0: no document left by {spelling.judged_only}")
 
 
-def _frame(pd, given, fmt, read):
+def _frame(pd, given, fmt, read, data=None):
     """``(frame, name)``: the qrels or run as a DataFrame, read from a path or checked.
+
+    ``data``: the bytes of the path ``given``, where read already.
 
     Its (query_id, doc_id) pairs are checked to appear once by
     :func:`_joint_codes`, on the codes the join needs anyway.
     """
     if isinstance(given, (str, os.PathLike)):
-        return read_table(given, fmt, "auto", read.__name__, check=False), os.fspath(given)
+        frame = read_table(given, fmt, "auto", read.__name__, check=False, data=data)
+        return frame, os.fspath(given)
     if not isinstance(given, pd.DataFrame):
         raise TypeError(
             f"evaluate_run: the {fmt.kind} must be a path or a pandas DataFrame, got "
@@ -535,15 +542,17 @@ def _frame(pd, given, fmt, read):
     return given, f"the {fmt.kind} DataFrame"
 
 
-def _join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10"):
+def _join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10", data=(None, None)):
     """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them.
+
+    ``data``: the bytes of the two paths, where read already.
 
     With ``max_docs``, a run that repeats a (query, document) pair is first
     cut to the top ``max_docs`` of each query in trec_eval's order (the
     documents ``-M`` evaluates), where a repeated pair is an error.
     """
-    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels)
-    run, run_name = _frame(pd, run, RUN, read_trec_run)
+    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels, data[0])
+    run, run_name = _frame(pd, run, RUN, read_trec_run, data[1])
     has_name = "run_name" in run.columns and len(run)
     last_name = str(run["run_name"].iloc[-1]) if has_name else ""  # of the uncut run
     if max_docs is not None and len(run) > 1:

@@ -203,13 +203,16 @@ def read_trec_qrels(path, *, engine="auto"):
     return read_table(path, QRELS, engine, "read_trec_qrels")
 
 
-def read_table(path, fmt, engine, caller, *, check=True):
-    """The file's DataFrame; ``check=False`` leaves the duplicate pairs to the caller."""
+def read_table(path, fmt, engine, caller, *, check=True, data=None):
+    """The file's DataFrame; ``check=False`` leaves the duplicate pairs to the caller.
+
+    ``data``: the file's bytes where the caller has read them already.
+    """
     pd = import_pandas(caller)
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}.")
     name = os.fspath(path)
-    data = normalize(read_bytes(path), name)
+    data = normalize(read_bytes(path) if data is None else data, name)
     if not data or is_blank(data):
         return _empty(pd, fmt)
     frame, unique = None, False
