@@ -19,7 +19,8 @@ import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
-from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels, _pipeline, _segments
+from sklearn_rank_metrics._engine import _evaluation, _kernels, _pipeline
+from sklearn_rank_metrics._engine.prepare import _factorize, _segments
 
 
 # ------------------------------------------------------ exponential overflow
@@ -174,7 +175,7 @@ def test_many_label_values_take_the_radix_path_and_match_scipy(method):
 
 
 def test_segment_sums_with_empty_segments_anywhere():
-    from sklearn_rank_metrics._engine._segments import sum_segments
+    from sklearn_rank_metrics._engine.prepare._segments import sum_segments
 
     values = np.array([1.0, 2.0, 4.0, 8.0])
     # segments: [] [1, 2] [] [4] [8] [] []

@@ -1,6 +1,6 @@
 """The private evaluation engine, one module per job.
 
-``_validation`` checks the data arguments and ``_params`` the options;
+``prepare`` checks, codes and sorts the data arguments and ``_params`` the options;
 ``_factorize`` codes query ids and labels; ``_sort`` ranks documents by
 query and score; ``_segments`` cuts the ranking into chunks of queries;
 ``_kernels`` computes tie-exact per-query quantities; ``_evaluation`` runs
@@ -9,6 +9,6 @@ it combines it; ``_results`` finishes and averages; ``_pipeline`` is the one
 path through all of them; ``_threads`` decides how many threads a call uses.
 """
 
-from ._factorize import factorize_query_ids
+from .prepare._factorize import factorize_query_ids
 
 __all__ = ["factorize_query_ids"]

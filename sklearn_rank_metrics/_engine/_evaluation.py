@@ -32,7 +32,7 @@ from ._kernels import (
     exponential_parts,
     power_of_two,
 )
-from ._segments import QueryChunk, RankedValues
+from .prepare._segments import QueryChunk, RankedValues
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._factorize import code_dtype
+from .prepare._arrays import code_dtype
 
 NOT_JUDGED = -1
 JUDGED_UNJUDGED = -2

@@ -30,8 +30,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ._factorize import run_starts
-from ._segments import segment_ranks, sequential_sum_segments, sum_by_group, sum_segments
+from .prepare._arrays import run_starts
+from .prepare._segments import segment_ranks, sequential_sum_segments, sum_by_group, sum_segments
 
 
 # ------------------------------------------------------- label functions

@@ -26,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ._factorize import BLOCK, run_starts
+from ._arrays import BLOCK, run_starts
 from ._sort import score_keys
 
 
