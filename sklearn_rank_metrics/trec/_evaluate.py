@@ -466,7 +466,7 @@ def _leftover_values(
       parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
       ``p + (1 - p)`` (trec_eval.c).
     """
-    from .._engine._kernels import rounded_half_away
+    from .._engine.quantities import rounded_half_away
     from .._engine._results import values_replaced
     from .._engine._warnings import undefined_metric_warning
 
