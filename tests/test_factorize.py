@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine.prepare import _factorize
-from sklearn_rank_metrics._engine.prepare._factorize import code_labels, factorize_query_ids
+from sklearn_rank_metrics._engine.prepare import _factorize, _labels
+from sklearn_rank_metrics._engine.prepare._factorize import factorize_query_ids
+from sklearn_rank_metrics._engine.prepare._labels import code_labels
 
 
 def _pandas_major():
@@ -229,7 +230,7 @@ def test_label_codes_index_the_sorted_distinct_labels(labels):
 
 
 def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chunks():
-    labels = np.random.default_rng(0).random(_factorize.MAX_CODED_LABELS + 10)
+    labels = np.random.default_rng(0).random(_labels.MAX_CODED_LABELS + 10)
     coded = code_labels(labels)
     assert coded.codes is None and coded.values is None and coded.top == labels.max()
 

@@ -20,7 +20,7 @@ from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, 
 from _reference import random_case, rc_pairs, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine import _evaluation, _pipeline
-from sklearn_rank_metrics._engine.prepare import _factorize, _segments
+from sklearn_rank_metrics._engine.prepare import _labels, _segments
 from sklearn_rank_metrics._engine.quantities import _pair_counts
 
 
@@ -122,7 +122,7 @@ PATHS = {
     "chunk totals": {(_segments, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
                      (_segments, "_SMALL_HISTOGRAM"): 0},
     # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
-    "chunk label codes": {(_factorize, "MAX_CODED_LABELS"): 1},
+    "chunk label codes": {(_labels, "MAX_CODED_LABELS"): 1},
     # Discordant pairs by radix partition instead of one count per label value.
     "radix pairs": {(_pair_counts, "_MAX_VALUES_FOR_COUNTS"): 1},
     # NDCG from gains divided per query by a power of two, as for huge labels.

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._definitions import MetricDefinition, check_bounded
 from ._evaluation import Evaluation, exact_level
-from .prepare._factorize import code_labels
+from .prepare._labels import code_labels
 from ._params import PARAMETERS
 from ._results import QueryResults, finish
 from .prepare._segments import RankedQueries
