@@ -9,7 +9,7 @@ import numpy as np
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine._definitions import METRICS, GainRatio, LevelGainMean
-from sklearn_rank_metrics._engine._kernels import NormalizedGainSum
+from sklearn_rank_metrics._engine.quantities import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
 from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
 

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine import _factorize
-from sklearn_rank_metrics._engine._factorize import code_labels, factorize_query_ids
+from sklearn_rank_metrics._engine.prepare import _factorize, _labels
+from sklearn_rank_metrics._engine.prepare._factorize import factorize_query_ids
+from sklearn_rank_metrics._engine.prepare._labels import code_labels
 
 
 def _pandas_major():
@@ -101,7 +102,7 @@ def test_large_input_with_int16_ids_spanning_the_dtype():
 
 def test_a_hash_collision_falls_back_to_an_exact_factorization(monkeypatch):
     """Long or non-ASCII strings are hashed; equal hashes of different ids must not merge them."""
-    monkeypatch.setattr(_factorize, "_hash_words", lambda words: np.zeros(words.shape[0], np.uint64))
+    monkeypatch.setattr(_factorize, "hash_words", lambda words: np.zeros(words.shape[0], np.uint64))
     ids = np.array(["ü-long-query-id-1", "ü-long-query-id-2", "ü-long-query-id-1"])
     codes, uniques = factorize_query_ids(ids)
     np.testing.assert_array_equal(codes, [0, 1, 0])
@@ -229,7 +230,7 @@ def test_label_codes_index_the_sorted_distinct_labels(labels):
 
 
 def test_labels_with_more_distinct_values_than_a_code_holds_are_left_to_the_chunks():
-    labels = np.random.default_rng(0).random(_factorize.MAX_CODED_LABELS + 10)
+    labels = np.random.default_rng(0).random(_labels.MAX_CODED_LABELS + 10)
     coded = code_labels(labels)
     assert coded.codes is None and coded.values is None and coded.top == labels.max()
 

@@ -19,7 +19,9 @@ import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
 from sklearn_rank_metrics._engine._definitions import METRICS
-from sklearn_rank_metrics._engine import _evaluation, _factorize, _kernels, _pipeline, _segments
+from sklearn_rank_metrics._engine import _evaluation, _pipeline
+from sklearn_rank_metrics._engine.prepare import _labels, _segments
+from sklearn_rank_metrics._engine.quantities import _pair_counts
 
 
 # ------------------------------------------------------ exponential overflow
@@ -120,9 +122,9 @@ PATHS = {
     "chunk totals": {(_segments, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
                      (_segments, "_SMALL_HISTOGRAM"): 0},
     # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
-    "chunk label codes": {(_factorize, "MAX_CODED_LABELS"): 1},
+    "chunk label codes": {(_labels, "MAX_CODED_LABELS"): 1},
     # Discordant pairs by radix partition instead of one count per label value.
-    "radix pairs": {(_kernels, "_MAX_VALUES_FOR_COUNTS"): 1},
+    "radix pairs": {(_pair_counts, "_MAX_VALUES_FOR_COUNTS"): 1},
     # NDCG from gains divided per query by a power of two, as for huge labels.
     "scaled gains": {(_evaluation, "_MAX_UNSCALED_GAIN_TOTAL"): 0.0},
     # One query a chunk: results merged from many chunks, some with nothing to add.
@@ -164,7 +166,7 @@ def test_many_label_values_take_the_radix_path_and_match_scipy(method):
     y_true = rng.integers(0, 40, n)  # 40 label values
     y_score = rng.integers(0, 30, n)  # ties
     qid = rng.integers(0, 5, n)
-    assert len(np.unique(y_true)) > _kernels._MAX_VALUES_FOR_COUNTS
+    assert len(np.unique(y_true)) > _pair_counts._MAX_VALUES_FOR_COUNTS
     got = srm.rank_correlation_score(y_true, y_score, qid=qid, method=method, average=None)
     if method == "kendall":
         expected = [kendalltau(y_true[qid == q], y_score[qid == q]).statistic for q in range(5)]
@@ -174,7 +176,7 @@ def test_many_label_values_take_the_radix_path_and_match_scipy(method):
 
 
 def test_segment_sums_with_empty_segments_anywhere():
-    from sklearn_rank_metrics._engine._segments import sum_segments
+    from sklearn_rank_metrics._engine.prepare._segments import sum_segments
 
     values = np.array([1.0, 2.0, 4.0, 8.0])
     # segments: [] [1, 2] [] [4] [8] [] []

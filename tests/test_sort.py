@@ -5,16 +5,16 @@ import zlib
 import numpy as np
 import pytest
 
-from sklearn_rank_metrics._engine import _sort
-from sklearn_rank_metrics._engine._sort import rank_order as engine_rank_order
-from sklearn_rank_metrics._engine._sort import score_keys
+from sklearn_rank_metrics._engine.prepare import _sort
+from sklearn_rank_metrics._engine.prepare._sort import rank_order as engine_rank_order
+from sklearn_rank_metrics._engine.prepare._sort import score_keys
 
 
 def rank_order(y_score, *args):
     """The engine's ranking, its order None (the rows as they are) spelled out."""
     order, tie_free = engine_rank_order(y_score, *args)
     return (np.arange(y_score.shape[0]) if order is None else order), tie_free
-from sklearn_rank_metrics._engine._validation import check_ranking_input
+from sklearn_rank_metrics._engine.prepare._validation import check_ranking_input
 
 
 def _scores(kind, n, rng):

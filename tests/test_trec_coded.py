@@ -25,13 +25,12 @@ from sklearn_rank_metrics.trec import (  # noqa: E402
     read_trec_run,
 )
 from sklearn_rank_metrics.trec._coded import read_joined  # noqa: E402
+from sklearn_rank_metrics._engine.prepare._hashing import SlotTables, string_keys  # noqa: E402
 from sklearn_rank_metrics.trec._join import (  # noqa: E402
     GroupedFile,
     Scratch,
-    SlotTables,
     StringRows,
     match_pairs,
-    string_keys,
 )
 
 MEASURES = ["map", "ndcg@10", "precision@5", "recall@100", "mrr", "bpref", "num_ret"]

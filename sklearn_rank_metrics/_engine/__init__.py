@@ -1,14 +1,16 @@
-"""The private evaluation engine, one module per job.
+"""The private evaluation engine, one module (or package) per job.
 
-``_validation`` checks the data arguments and ``_params`` the options;
-``_factorize`` codes query ids and labels; ``_sort`` ranks documents by
-query and score; ``_segments`` cuts the ranking into chunks of queries;
-``_kernels`` computes tie-exact per-query quantities; ``_evaluation`` runs
-them over the chunks; ``_definitions`` says what each metric needs and how
-it combines it; ``_results`` finishes and averages; ``_pipeline`` is the one
-path through all of them; ``_threads`` decides how many threads a call uses.
+``_params`` checks the options; ``prepare`` makes the data arguments a
+prepared ranking (``_validation`` checks them, ``_factorize`` codes query
+ids and ``_labels`` the labels, ``_sort`` ranks documents by query and
+score, ``_segments`` cuts the ranking into chunks of queries);
+``quantities`` computes tie-exact per-query quantities, one module a
+family; ``_evaluation`` runs them over the chunks; ``_definitions`` says
+what each metric needs and how it combines it; ``_results`` finishes and
+averages; ``_pipeline`` is the one path through all of them; ``_threads``
+decides how many threads a call uses.
 """
 
-from ._factorize import factorize_query_ids
+from .prepare._factorize import factorize_query_ids
 
 __all__ = ["factorize_query_ids"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._evaluation import exact_level
-from ._kernels import (
+from .quantities import (
     CascadeGain,
     Counted,
     CountInList,
@@ -61,7 +61,7 @@ FAMILY_OPTIONS = {
 
 
 # ------------------------------------------------------------ computations
-# A computation says which named quantities (see ``._kernels``) a metric
+# A computation says which named quantities (see ``.quantities``) a metric
 # needs for one request (its cutoff ``request.k``) and how it combines their
 # per-query values into QueryValues. Quantities equal in value are computed
 # once for every metric of a call that needs them.

@@ -1,7 +1,7 @@
 """Per-query quantities of one ranking, computed in one pass over chunks of queries.
 
 A metric (see :mod:`._definitions`) combines named quantities
-(:class:`~._kernels.Quantity`: ``Hits(k=10, level=1.0)``, ``IdealGain(k=10)``,
+(:class:`~.quantities.Quantity`: ``Hits(k=10, level=1.0)``, ``IdealGain(k=10)``,
 ...). This module runs them, without knowing any of them:
 
 - :class:`ChunkWork` is one chunk of whole queries and what its quantities
@@ -14,7 +14,7 @@ A metric (see :mod:`._definitions`) combines named quantities
   into one array per call.
 
 A query's values depend on that query alone: not on the number of threads,
-the chunk size, or the other queries of the call (see :mod:`._kernels`).
+the chunk size, or the other queries of the call (see :mod:`.quantities`).
 """
 
 import math
@@ -23,8 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
-from . import _kernels
-from ._kernels import (
+from . import quantities
+from .quantities import (
     LabelGain,
     OrderFree,
     Relevance,
@@ -32,7 +32,7 @@ from ._kernels import (
     exponential_parts,
     power_of_two,
 )
-from ._segments import QueryChunk, RankedValues
+from .prepare._segments import QueryChunk, RankedValues
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
@@ -103,7 +103,7 @@ class ChunkWork:
         return self.shared(("head", key), lambda: self.chunk.head(self.cutoffs(key)))
 
     def label_table(self, function):
-        """A :class:`~._kernels.LabelGain`-like function of the label values, as a table."""
+        """A :class:`~.quantities.LabelGain`-like function of the label values, as a table."""
         return self.chunk.label_table(function)
 
     def relevance(self, level):
@@ -145,7 +145,7 @@ class ChunkWork:
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given."""
-        in_list = self.value(_kernels.RelevantInList(level))
+        in_list = self.value(quantities.RelevantInList(level))
         given = self.evaluation.given_relevant(level)
         if given is None:
             return in_list
@@ -158,9 +158,9 @@ class ChunkWork:
         See :meth:`Evaluation.unknown_grades`; needs ``n_relevant``.
         """
         level = self.evaluation.relevance_level
-        in_list = self.value(_kernels.RelevantInList(level))
+        in_list = self.value(quantities.RelevantInList(level))
         unlisted = self.total_relevant(level) > in_list
-        return unlisted & (self.value(_kernels.GradedInList()) == 0)
+        return unlisted & (self.value(quantities.GradedInList()) == 0)
 
     def gain_exponents(self):
         """Per query of the chunk: the power of two its gains are divided by when scaled."""
@@ -212,11 +212,11 @@ class Evaluation:
         ideal DCG. None: the totals are those of the ranked lists.
     trec_eval_version : {"10", "9"}
         Whose cutoffs interpolated precision takes where trec_eval's
-        versions differ (see :class:`~._kernels.InterpolatedPrecision`).
+        versions differ (see :class:`~.quantities.InterpolatedPrecision`).
     curve : int or None
         A curve evaluation (metric@k for every ``k = 1 .. curve``): every
         quantity with a cutoff is computed once at all cutoffs, as its
-        :class:`~._kernels.Curve` (no wider than the longest list, beyond
+        :class:`~.quantities.Curve` (no wider than the longest list, beyond
         which no quantity changes; each query's curve ends with its own
         list), and each cutoff's values are gathered from it when read.
         :meth:`curve_end` says where a metric@k curve stops changing.
@@ -442,7 +442,7 @@ class Evaluation:
         if self.n_relevant is None:
             return np.zeros(self.rq.n_queries, dtype=bool)
         level = self.relevance_level
-        return self.total_relevant(level) > self.value(_kernels.RelevantInList(level))
+        return self.total_relevant(level) > self.value(quantities.RelevantInList(level))
 
     def unlisted_gain(self, function):
         """The gain of the relevant documents ``n_relevant`` counts outside the lists, or None.
@@ -471,7 +471,7 @@ class Evaluation:
         unlisted = self.unlisted_relevant()
         if not unlisted.any() or self.unlisted_gain(function) is None:
             return unlisted
-        return unlisted & (self.value(_kernels.GradedInList()) > 0)
+        return unlisted & (self.value(quantities.GradedInList()) > 0)
 
     def relevant_set_quantities(self, ideal=False):
         """What :meth:`unlisted_relevant` reads (``ideal``: and :meth:`unknown_grades`).
@@ -480,15 +480,15 @@ class Evaluation:
         """
         if self.n_relevant is None:
             return ()
-        relevant = _kernels.RelevantInList(self.relevance_level)
-        return (relevant, _kernels.GradedInList()) if ideal else (relevant,)
+        relevant = quantities.RelevantInList(self.relevance_level)
+        return (relevant, quantities.GradedInList()) if ideal else (relevant,)
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.
 
         Raises a ValueError when ``n_relevant`` is below what the list holds.
         """
-        in_list = self.value(_kernels.RelevantInList(level))
+        in_list = self.value(quantities.RelevantInList(level))
         if self.given_relevant(level) is None:
             return in_list
         given = self.n_relevant >= 0

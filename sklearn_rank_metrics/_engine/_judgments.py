@@ -4,7 +4,7 @@ A TREC run ranks the documents a system retrieved; the qrels judge documents
 of each query, retrieved or not. trec_eval's measures count every judged
 relevant document in R and in the ideal DCG, retrieved or not. So a ranking
 evaluated against :class:`Judgments` takes its order-free totals (see
-:class:`~._kernels.OrderFree`) from the judged documents of each query, and
+:class:`~.quantities.OrderFree`) from the judged documents of each query, and
 its ranked quantities from the ranking, whose labels follow trec_eval:
 
 - the judged relevance (``>= 0``) of a retrieved judged document;
@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ._factorize import code_dtype
+from .prepare._arrays import code_dtype
 
 NOT_JUDGED = -1
 JUDGED_UNJUDGED = -2

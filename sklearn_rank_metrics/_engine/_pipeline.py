@@ -14,13 +14,13 @@ import numpy as np
 
 from ._definitions import MetricDefinition, check_bounded
 from ._evaluation import Evaluation, exact_level
-from ._factorize import code_labels
+from .prepare._labels import code_labels
 from ._params import PARAMETERS
 from ._results import QueryResults, finish
-from ._segments import RankedQueries
-from ._sort import argsort_scores, rank_order
+from .prepare._segments import RankedQueries
+from .prepare._sort import argsort_scores, rank_order
 from ._threads import call_threads
-from ._validation import check_n_relevant, check_ranking_input
+from .prepare._validation import check_n_relevant, check_ranking_input
 
 # Chunks of queries hold at most this many documents (fewer for smaller
 # inputs, so that one chunk per thread in flight stays a small fraction of

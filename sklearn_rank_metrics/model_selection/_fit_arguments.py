@@ -32,7 +32,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _check_sample_weight
 
 from .._engine import factorize_query_ids
-from .._engine._validation import as_array_like
+from .._engine.prepare._validation import as_array_like
 
 QUERY_ARGS = ("auto", "group", "qid", "group_id", None)
 

@@ -26,7 +26,7 @@ import sklearn
 from sklearn.utils import _safe_indexing
 
 from .._engine import factorize_query_ids
-from .._engine._validation import as_array_like
+from .._engine.prepare._validation import as_array_like
 
 
 def missing_qid_message(caller):

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import _remap, code_dtype, run_starts
+from .._engine.prepare._arrays import code_dtype, remap, run_starts
 from .._engine._judgments import JUDGED_UNJUDGED, NOT_JUDGED
 from .._engine._threads import call_threads
 from ._arrow import numpy_values, read_arrow_columns
@@ -69,8 +69,8 @@ def joint_query_codes(run_queries, run_ids, judged_queries, judged_ids):
     run_ids, judged_ids = _unicode(run_ids), _unicode(judged_ids)
     query_ids = np.unique(np.concatenate((run_ids, judged_ids)))
     dtype = code_dtype(query_ids.shape[0])
-    run_queries = _remap(run_queries, np.searchsorted(query_ids, run_ids), dtype)
-    judged_queries = _remap(judged_queries, np.searchsorted(query_ids, judged_ids), dtype)
+    run_queries = remap(run_queries, np.searchsorted(query_ids, run_ids), dtype)
+    judged_queries = remap(judged_queries, np.searchsorted(query_ids, judged_ids), dtype)
     return query_ids, run_queries, judged_queries
 
 

@@ -17,15 +17,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import BLOCK, run_starts
+from .._engine.prepare._arrays import BLOCK, run_starts
 from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._results import queries_taken, trec_means
-from .._engine._segments import segment_ranks
-from .._engine._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
-from .._engine._validation import plain
+from .._engine.prepare._segments import segment_ranks
+from .._engine.prepare._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
+from .._engine.prepare._validation import plain
 from .._engine._warnings import warn_caller
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
@@ -466,7 +466,7 @@ def _leftover_values(
       parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
       ``p + (1 - p)`` (trec_eval.c).
     """
-    from .._engine._kernels import rounded_half_away
+    from .._engine.quantities import rounded_half_away
     from .._engine._results import values_replaced
     from .._engine._warnings import undefined_metric_warning
 

@@ -8,8 +8,9 @@ each block:
 
 - the document ids become rows of 64-bit words, read from the Arrow
   buffers (:class:`StringRows`), and each a 64-bit key of its words and its
-  query (:func:`string_keys`);
-- the run's keys fill :class:`SlotTables`, where a key that finds its own
+  query (``string_keys`` of the engine's one hashing toolkit,
+  ``_engine/prepare/_hashing.py``);
+- the run's keys fill ``SlotTables`` (the same toolkit), where a key that finds its own
   value in the slot it lost is a repeated pair; the qrels' keys fill tables
   of their own for the same check, then are looked up in the run's;
 - every match found is confirmed on the query and on the words of the
@@ -27,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import code_dtype
+from .._engine.prepare._hashing import SlotTables, string_keys
 
 # Rows of both files per block: the keys, tables and words of one block (a
 # few megabytes) stay in the cache, and each NumPy call has enough work that
@@ -36,17 +37,8 @@ from .._engine._factorize import code_dtype
 # thread's speed, against 0.85-1.35x with blocks half as large).
 BLOCK_ROWS = 1 << 17
 
-_MIX = np.uint64(0x9E3779B97F4A7C15)
-_C1 = np.uint64(0xFF51AFD7ED558CCD)
-_C2 = np.uint64(0xC4CEB9FE1A85EC53)
-_SHIFT, _HALF = np.uint64(29), np.uint64(33)
 # _LOW_BYTES[k] keeps the low k bytes of a little-endian word.
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=object).astype(np.uint64)
-# A level of slot tables where more than this share of the keys lost their
-# slot means a hash unfit for these ids: the caller's exact path is faster.
-_MAX_LOST_SHARE = 0.5
-# Levels of slot tables; the keys left after them (about 1 % of a block) are sorted.
-TABLE_LEVELS = 3
 # A block's ids as rows of words may take this many times their own bytes
 # (plus a megabyte); beyond that (a few very long ids among many short
 # ones) the caller's exact path joins the files.
@@ -148,123 +140,6 @@ class Scratch:
         if self._buffer.shape[0] < size:
             self._buffer = np.empty(max(size, 2 * self._buffer.shape[0]), dtype=np.uint8)
         return self._buffer[:size]
-
-
-def string_keys(words, lengths, queries):
-    """A 64-bit key of each string and its query: equal for equal pairs, uniform in every bit.
-
-    ``words`` and ``lengths`` are :meth:`StringRows.words`'. The key mixes
-    in the query code and the length, then each of the string's own words
-    (never the zero words past its end, so that the key does not depend on
-    the longest string beside it), then finalizes in the manner of
-    MurmurHash3, so that every bit depends on every input bit.
-    """
-    keys = queries.astype(np.uint64)
-    shortest = int(lengths.min()) if lengths.shape[0] else 0
-    with np.errstate(over="ignore"):
-        keys *= _C2
-        keys += lengths.astype(np.uint64) * _MIX
-        for word in range(words.shape[1]):
-            if 8 * word < shortest:
-                _absorb(keys, words[:, word])
-                continue
-            rows = np.flatnonzero(lengths > 8 * word)
-            part = keys[rows]
-            _absorb(part, words[rows, word])
-            keys[rows] = part
-        keys ^= keys >> _HALF
-        keys *= _C2
-        keys ^= keys >> _SHIFT
-    return keys
-
-
-def _absorb(keys, words):
-    """Mix one more word of each string into its key, in place."""
-    keys ^= words
-    keys *= _C1
-    keys ^= keys >> _SHIFT
-
-
-def _slots(keys, level, bits):
-    """Each key's slot in a level's table of ``2**bits`` slots.
-
-    Level 0 takes the keys' high bits; each further level first multiplies
-    them by an odd constant of its own, so that keys that shared a slot are
-    spread again.
-    """
-    if level:
-        with np.errstate(over="ignore"):
-            keys = keys * np.uint64((0x9E3779B97F4A7C15 * level | 1) % 2**64)
-    return np.right_shift(keys, np.uint64(64 - bits)).view(np.int64)
-
-
-class SlotTables:
-    """Where each of a block's keys is, found by scatter and gather.
-
-    A level's table has at least twice as many slots as it places keys. One
-    vectorized scatter gives each slot one of the keys hashed to it; the
-    keys that lost their slot go to the next level (about a fifth of the
-    keys a level), and those left after ``TABLE_LEVELS`` levels (about one
-    in a hundred) to a sorted array. Equal keys share a slot at every
-    level, so at some level one of them wins it and the other finds its own
-    value there, or both reach the sorted array, where they are neighbours:
-    ``repeated`` is then True, as it is when most keys of a level lost (a
-    hash unfit for these ids). A slot whose key lost is marked *spilled*: a
-    key looked up there may be further down.
-    """
-
-    def __init__(self, keys):
-        self.keys = keys
-        self.levels = []  # (bits, table of rows, spilled slots or None)
-        self.repeated = False
-        self.rest = self.rest_keys = None  # rows left after the tables, and their sorted keys
-        rows = np.arange(keys.shape[0], dtype=code_dtype(keys.shape[0]))
-        level_keys = keys
-        while rows.shape[0] and len(self.levels) < TABLE_LEVELS:
-            level = len(self.levels)
-            bits = max(int(2 * rows.shape[0] - 1).bit_length(), 4)
-            slots = _slots(level_keys, level, bits)
-            table = np.full(1 << bits, -1, dtype=rows.dtype)
-            table[slots] = rows
-            winners = table[slots]
-            lost = np.flatnonzero(winners != rows)
-            spilled = None
-            if lost.shape[0]:
-                level_keys = level_keys[lost]
-                if (
-                    lost.shape[0] > _MAX_LOST_SHARE * max(rows.shape[0], 64)
-                    or (level_keys == keys[winners[lost]]).any()
-                ):
-                    self.repeated = True
-                    return
-                spilled = np.zeros(1 << bits, dtype=bool)
-                spilled[slots[lost]] = True
-            self.levels.append((bits, table, spilled))
-            rows = rows[lost]
-        if rows.shape[0]:
-            order = np.argsort(level_keys)
-            self.rest, self.rest_keys = rows[order], level_keys[order]
-            self.repeated = bool((self.rest_keys[1:] == self.rest_keys[:-1]).any())
-
-    def find(self, keys):
-        """The row of each key among the table's keys, -1 where it is not."""
-        found = np.full(keys.shape[0], -1, dtype=np.int64)
-        pending = np.arange(keys.shape[0])
-        for level, (bits, table, spilled) in enumerate(self.levels):
-            slots = _slots(keys[pending], level, bits)
-            rows = table[slots]
-            # An empty slot (-1) reads the last key: the row check refuses it.
-            hit = (self.keys[rows] == keys[pending]) & (rows >= 0)
-            found[pending[hit]] = rows[hit]
-            if spilled is None:
-                return found
-            pending = pending[~hit & spilled[slots]]
-        if self.rest is not None and pending.shape[0]:
-            place = np.searchsorted(self.rest_keys, keys[pending])
-            place = np.minimum(place, self.rest.shape[0] - 1)
-            hit = self.rest_keys[place] == keys[pending]
-            found[pending[hit]] = self.rest[place[hit]]
-        return found
 
 
 class GroupedFile(NamedTuple):

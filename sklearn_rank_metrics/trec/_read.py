@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine._factorize import BLOCK
-from .._engine._validation import plain
+from .._engine.prepare._arrays import BLOCK
+from .._engine.prepare._validation import plain
 
 from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
 

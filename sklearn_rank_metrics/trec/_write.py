@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 
-from .._engine._sort import descending, merged_by_rounding
+from .._engine.prepare._sort import descending, merged_by_rounding
 from ._files import import_pandas
 from ._read import first_missing
 

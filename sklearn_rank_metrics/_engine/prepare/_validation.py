@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._factorize import code_dtype, exact_numbers, factorize_query_ids
-from ._warnings import warn_caller
+from ._arrays import code_dtype, exact_numbers
+from ._factorize import factorize_query_ids
+from .._warnings import warn_caller
 
 
 @dataclass(frozen=True)

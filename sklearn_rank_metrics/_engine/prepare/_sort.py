@@ -35,9 +35,8 @@ the input's length.
 
 import numpy as np
 
-from ._factorize import BLOCK, run_starts
+from ._arrays import BLOCK, row_blocks, run_starts
 
-_SIGN_BIT = np.int64(-(2**63))
 _MAGNITUDE_BITS = np.int64(0x7FFFFFFFFFFFFFFF)
 
 # Below this many bits of score precision (unless the score range fits) a
@@ -45,10 +44,6 @@ _MAGNITUDE_BITS = np.int64(0x7FFFFFFFFFFFFFFF)
 # instead. The same when more than one row in this many collides.
 _MIN_PACKED_SCORE_BITS = 16
 _MAX_COLLIDING_SHARE = 8
-
-
-def _blocks(n):
-    return ((start, min(start + BLOCK, n)) for start in range(0, n, BLOCK))
 
 
 def _score_key_block(scores):
@@ -74,7 +69,7 @@ def score_keys(scores):
     integer scores keep their exact value.
     """
     keys = np.empty(scores.shape[0], dtype=np.int64)
-    for start, stop in _blocks(scores.shape[0]):
+    for start, stop in row_blocks(scores.shape[0]):
         keys[start:stop] = _score_key_block(scores[start:stop])
     return keys
 
@@ -102,7 +97,7 @@ def _collisions(sorted_keys, low_bits):
     """``collide[i]``: sorted keys ``i`` and ``i + 1`` agree above bit ``low_bits``."""
     n_pairs = max(sorted_keys.shape[0] - 1, 0)
     collide = np.empty(n_pairs, dtype=bool)
-    for start, stop in _blocks(n_pairs):
+    for start, stop in row_blocks(n_pairs):
         xor = np.bitwise_xor(sorted_keys[start + 1 : stop + 1], sorted_keys[start:stop])
         np.less(xor.view(np.uint64), np.uint64(1 << low_bits), out=collide[start:stop])
     return collide
@@ -201,7 +196,7 @@ def _refine_collisions(collide, order, y_score, y_true, ties, exact_ties):
 
 def _add_row_index(keys, start_row=0):
     """``keys += arange(len(keys))``, block by block."""
-    for start, stop in _blocks(keys.shape[0]):
+    for start, stop in row_blocks(keys.shape[0]):
         keys[start:stop] += np.arange(start_row + start, start_row + stop, dtype=keys.dtype)
 
 
@@ -245,7 +240,7 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
         return None
     shift = max(0, span_bits - score_bits)
     packed = np.empty(n, dtype=np.int64)
-    for start, stop in _blocks(n):
+    for start, stop in row_blocks(n):
         key = _score_key_block(y_score[start:stop]).view(np.uint64)
         key -= np.uint64(low % 2**64)  # modular: exact for differences < 2**64
         key >>= np.uint64(shift)
@@ -266,7 +261,7 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
     else:
         first_row = np.empty(n_queries, dtype=np.int64)
         first_row[codes[starts]] = starts
-        for start, stop in _blocks(n):
+        for start, stop in row_blocks(n):
             block = packed[start:stop]
             offset = block & low_mask
             block >>= score_bits + low_bits
@@ -294,14 +289,14 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     by_score, tie_free = _refine_collisions(collide, keys, y_score, y_true, ties, shift == 0)
     del collide
     by_query = np.empty(n, dtype=np.int64)
-    for start, stop in _blocks(n):
+    for start, stop in row_blocks(n):
         block = by_query[start:stop]
         block[:] = codes[by_score[start:stop]]
         block <<= index_bits
         block += np.arange(start, stop, dtype=np.int64)
     by_query.sort()
     by_query &= np.int64((1 << index_bits) - 1)
-    for start, stop in _blocks(n):
+    for start, stop in row_blocks(n):
         np.take(by_score, by_query[start:stop], out=by_query[start:stop])
     return by_query, tie_free
 
@@ -321,7 +316,7 @@ def ranked_runs(y_score, query_codes, n_queries):
         return None  # some query in more than one run of rows
     rises = ties = 0
     compared = np.empty(min(BLOCK, max(n - 1, 0)), dtype=bool)
-    for start, stop in _blocks(n - 1):
+    for start, stop in row_blocks(n - 1):
         later, earlier = y_score[start + 1 : stop + 1], y_score[start:stop]
         out = compared[: stop - start]
         rises += np.count_nonzero(np.greater(later, earlier, out=out))
@@ -335,7 +330,7 @@ def ranked_runs(y_score, query_codes, n_queries):
 def tied_neighbours(y_score, query_codes):
     """The rows whose score equals that of the row before, in the same query (sorted)."""
     found = [np.zeros(0, dtype=np.intp)]
-    for start, stop in _blocks(y_score.shape[0] - 1):
+    for start, stop in row_blocks(y_score.shape[0] - 1):
         same = np.equal(y_score[start + 1 : stop + 1], y_score[start:stop])
         same &= query_codes[start + 1 : stop + 1] == query_codes[start:stop]
         found.append(np.flatnonzero(same) + (start + 1))

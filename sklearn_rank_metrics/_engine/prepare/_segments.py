@@ -26,7 +26,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ._factorize import BLOCK, run_starts
+from ._arrays import BLOCK, run_starts
 from ._sort import score_keys
 
 
@@ -151,7 +151,7 @@ class LabelHistogram:
 
         Returns ``(query, code, count)``, one entry per non-empty group, in
         query order (``query`` counted from ``start``): the order of
-        :func:`~._kernels.ideal_gain`'s runs.
+        :func:`~..quantities._gains.ideal_gain`'s runs.
         """
         counts = self.counts[start:stop, ::-1]
         query, reversed_code = np.nonzero(counts)

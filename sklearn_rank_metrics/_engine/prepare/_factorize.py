@@ -1,4 +1,4 @@
-"""Query ids and labels as small integer codes, in memory linear in the rows.
+"""Query ids as small integer codes, in memory linear in the rows.
 
 :func:`factorize_query_ids` maps query ids of any kind to codes
 ``0 .. n_queries - 1``, in sorted-id order (the order of ``numpy.unique``) or,
@@ -19,63 +19,32 @@ per-query results instead of renumbering every row):
   extension arrays (strings, nullable ints): pandas' hash table, grown with
   the distinct ids (NumPy's sort without pandas).
 
-:func:`code_labels` maps relevance labels to uint8/uint16 codes into their
-sorted distinct values, or leaves them to be coded chunk by chunk when there
-are more distinct values than a uint16 holds. Work is done in blocks of rows
-so temporaries stay small; no table is sized by an id range or a label value
-beyond a small fraction of the rows.
+Work is done in blocks of rows so temporaries stay small; no table is sized
+by an id range beyond a small fraction of the rows. Labels are coded in
+:mod:`._labels`.
 """
 
 import ctypes
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
 
-BLOCK = 1 << 16  # rows per block of the blockwise loops
+from ._arrays import (
+    code_dtype,
+    exact_numbers,
+    map_blocks,
+    narrowed,
+    one_row_per_code,
+    remap,
+    row_blocks,
+    run_starts,
+)
+from ._hashing import hash_table, hash_words, slots, string_words, strings_of_words
 
 # A presence table over an integer id range is used up to this many entries
 # per row (plus a small constant): bounded memory whatever the ids.
 _TABLE_FRACTION = 8
 _SMALL_TABLE = 1 << 16
-
-# Labels with more distinct values than this are coded per chunk of queries.
-MAX_CODED_LABELS = (1 << 16) - 1
-
-
-def _blocks(n):
-    return ((start, min(start + BLOCK, n)) for start in range(0, n, BLOCK))
-
-
-def code_dtype(n_values):
-    """The smallest signed dtype holding codes ``0 .. n_values - 1`` (int32 or int64)."""
-    return np.int32 if n_values < 2**31 else np.int64
-
-
-def _remap(codes, mapping, dtype):
-    """``mapping[codes]`` as ``dtype``, block by block (no full-size intp temporary)."""
-    out = np.empty(codes.shape[0], dtype=dtype)
-    for start, stop in _blocks(codes.shape[0]):
-        np.take(mapping, codes[start:stop], out=out[start:stop])
-    return out
-
-
-def _narrowed(codes, dtype):
-    """``codes.astype(dtype)``, block by block: no second full-size temporary."""
-    if codes.dtype == dtype:
-        return codes
-    out = np.empty(codes.shape[0], dtype=dtype)
-    for start, stop in _blocks(codes.shape[0]):
-        out[start:stop] = codes[start:stop]
-    return out
-
-
-def _one_row_per_code(codes, n_codes):
-    """A row index of each code ``0 .. n_codes - 1`` (codes all present)."""
-    rows = np.empty(n_codes, dtype=np.intp)
-    for start, stop in _blocks(codes.shape[0]):
-        rows[codes[start:stop]] = np.arange(start, stop)
-    return rows
 
 
 def _sorted(codes, uniques):
@@ -83,45 +52,7 @@ def _sorted(codes, uniques):
     order = np.argsort(uniques, kind="stable")
     rank = np.empty(order.shape[0], dtype=code_dtype(order.shape[0]))
     rank[order] = np.arange(order.shape[0])
-    return _remap(codes, rank, rank.dtype), uniques[order]
-
-
-# ------------------------------------------------- numbers as NumPy makes them
-# float64 holds every integer up to this magnitude exactly.
-_EXACT_FLOAT_INTEGERS = 2.0**53
-
-
-def exact_numbers(source, floats):
-    """``floats``, or the exact array of the numbers in ``source`` when ``floats`` rounds some.
-
-    ``floats`` is NumPy's float64 conversion of ``source``, a list or an
-    object array. NumPy turns a list mixing integers of 2**63 or more with
-    negatives, or with floats, into float64, where integers beyond 2**53 may
-    round: two query ids would merge, two scores tie. Only values of that
-    magnitude are compared with the numbers they came from.
-
-    Returns
-    -------
-    numbers : ndarray
-        ``floats`` when it holds every number exactly; else an int64 or
-        uint64 array when the numbers are integers one of them holds; else
-        an object array of the numbers themselves (no numeric dtype holds
-        them: the caller ranks them or raises).
-    """
-    if not floats.size or max(-floats.min(), floats.max()) < _EXACT_FLOAT_INTEGERS:
-        return floats
-    numbers_ = np.asarray(source, dtype=object)
-    large = np.abs(floats) >= _EXACT_FLOAT_INTEGERS
-    if (numbers_[large] == floats[large].astype(object)).all():
-        return floats
-    flat = numbers_.ravel().tolist()
-    if all(isinstance(value, numbers.Integral) and not isinstance(value, bool) for value in flat):
-        low, high = min(flat), max(flat)
-        for dtype in (np.int64, np.uint64):
-            limits = np.iinfo(dtype)
-            if limits.min <= low and high <= limits.max:
-                return np.asarray(numbers_, dtype=dtype)
-    return numbers_
+    return remap(codes, rank, rank.dtype), uniques[order]
 
 
 # ---------------------------------------------------------------- integers
@@ -135,7 +66,7 @@ def _offsets(block, low):
 def _factorize_by_table(ids, low, span):
     """Integer ids in ``[low, low + span)``: a presence table over the range."""
     present = np.zeros(span, dtype=bool)
-    for start, stop in _blocks(ids.shape[0]):
+    for start, stop in row_blocks(ids.shape[0]):
         present[_offsets(ids[start:stop], low)] = True
     n_queries = int(np.count_nonzero(present))
     if low == 0 and n_queries == span and ids.dtype in (np.int32, np.int64):
@@ -143,31 +74,12 @@ def _factorize_by_table(ids, low, span):
     code_of = np.cumsum(present, dtype=code_dtype(n_queries))
     code_of -= 1
     codes = np.empty(ids.shape[0], dtype=code_of.dtype)
-    for start, stop in _blocks(ids.shape[0]):
+    for start, stop in row_blocks(ids.shape[0]):
         np.take(code_of, _offsets(ids[start:stop], low), out=codes[start:stop])
     uniques = np.flatnonzero(present)
     if ids.dtype == np.uint64:
         return codes, uniques.astype(np.uint64) + np.uint64(low)
     return codes, (uniques + low).astype(ids.dtype)
-
-
-def run_starts(*sorted_keys, max_runs=None):
-    """Indices where any of the keys changes from the row before, 0 included.
-
-    The one way runs of equal values are found: query ids grouped by query,
-    query segments, tie blocks, label runs. With ``max_runs``, None is
-    returned when there are more runs, before any index array is allocated
-    (an interleaved input would need one index per row).
-    """
-    n = sorted_keys[0].shape[0]
-    change = np.empty(n, dtype=bool)
-    change[:1] = True
-    np.not_equal(sorted_keys[0][1:], sorted_keys[0][:-1], out=change[1:])
-    for key in sorted_keys[1:]:
-        change[1:] |= key[1:] != key[:-1]
-    if max_runs is not None and np.count_nonzero(change) > max_runs:
-        return None
-    return np.flatnonzero(change)
 
 
 def _factorize_by_runs(ids, starts):
@@ -181,7 +93,7 @@ def _factorize_by_sorting(ids):
     """``numpy.unique``, then codes by binary search, block by block."""
     uniques = np.unique(ids)
     codes = np.empty(ids.shape[0], dtype=code_dtype(uniques.shape[0]))
-    for start, stop in _blocks(ids.shape[0]):
+    for start, stop in row_blocks(ids.shape[0]):
         codes[start:stop] = np.searchsorted(uniques, ids[start:stop])
     return codes, uniques
 
@@ -221,48 +133,12 @@ _ROWS_PER_SLOT = 4
 _MIN_SLOT_BITS, _CACHED_SLOT_BITS = 16, 20
 # With more of the table occupied, most ids would share a slot.
 _MAX_OCCUPANCY = 0.5
-# Fibonacci hashing: the top bits of id * 2**64 / golden ratio. The constant
-# is odd, so the product is a bijection on 64-bit words.
-_FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 # Rows per block of the hash passes: their temporaries stay in the cache.
 _HASH_BLOCK = 1 << 16
 
 
-def _map_blocks(function, blocks, pool):
-    """``[function(*block) for block in blocks]``, on the call's threads when there are some."""
-    if pool is None:
-        return [function(*block) for block in blocks]
-    return list(pool.map(lambda block: function(*block), blocks))
-
-
 def _hash_blocks(n):
-    return [(start, min(start + _HASH_BLOCK, n)) for start in range(0, n, _HASH_BLOCK)]
-
-
-def _slots(keys, bits):
-    """The slot of each key in a table of ``2**bits`` slots, as intp."""
-    slots = keys * _FIBONACCI
-    slots >>= np.uint64(64 - bits)
-    return slots.view(np.intp)  # below 2**bits: the same value as a signed word
-
-
-def _hash_table(keys, bits, blocks, pool):
-    """A table of ``2**bits`` slots, each holding one of the keys hashed to it (0 if none).
-
-    Returns it with a mask of its occupied slots (a slot holds a nonzero key,
-    or the key 0, which hashes to slot 0). Concurrent scatters leave one of
-    the keys in a slot, which is all that is needed.
-    """
-    table = np.zeros(1 << bits, dtype=np.uint64)
-
-    def place(start, stop):
-        table[_slots(keys[start:stop], bits)] = keys[start:stop]
-        return not keys[start:stop].all()
-
-    has_zero = any(_map_blocks(place, blocks, pool))
-    occupied = table != 0
-    occupied[0] |= has_zero
-    return table, occupied
+    return list(row_blocks(n, _HASH_BLOCK))
 
 
 def _factorize_by_hashing(ids, pool=None, give_up=False):
@@ -287,7 +163,7 @@ def _factorize_by_hashing(ids, pool=None, give_up=False):
     blocks = _hash_blocks(n)
     most_bits = max((n // _ROWS_PER_SLOT).bit_length(), _MIN_SLOT_BITS)
     for bits in sorted({min(most_bits, _CACHED_SLOT_BITS), most_bits}):
-        table, occupied = _hash_table(keys, bits, blocks, pool)
+        table, occupied = hash_table(keys, bits, blocks, pool)
         if np.count_nonzero(occupied) <= _MAX_OCCUPANCY * table.shape[0]:
             break
     else:
@@ -300,11 +176,11 @@ def _factorize_by_hashing(ids, pool=None, give_up=False):
     resolved = np.empty(n, dtype=bool)
 
     def number(start, stop):
-        block_codes = code_of_slot.take(_slots(keys[start:stop], bits), out=codes[start:stop])
+        block_codes = code_of_slot.take(slots(keys[start:stop], bits), out=codes[start:stop])
         # the distinct keys, unlike the table, are few enough to stay in the cache
         np.equal(unique_keys.take(block_codes), keys[start:stop], out=resolved[start:stop])
 
-    _map_blocks(number, blocks, pool)
+    map_blocks(number, blocks, pool)
     uniques = unique_keys.view(ids.dtype)
     del code_of_slot
     unresolved = np.flatnonzero(~resolved)
@@ -339,45 +215,7 @@ def factorize_numbers(ids, pool=None):
 # Characters up to U+00FF take a byte each, eight to a 64-bit word; others
 # take their 4-byte code unit, two to a word.
 _BYTE_CHARACTERS = 256
-# Mixing of the words of a row into one hash: xor, multiply by an odd
-# constant (a bijection), fold the high half down so that every bit of the
-# word affects the low bits the next step multiplies.
-_WORD_MIX = np.uint64(0xFF51AFD7ED558CCD)
 _STRING_BLOCK_BYTES = 1 << 20
-
-
-def _string_words(units, bytewise):
-    """Rows of UCS-4 code units (2-D uint32) as rows of uint64 words.
-
-    ``bytewise``: a byte a character (every code unit must be below 256);
-    else two code units a word. The words of two rows are equal exactly when
-    the strings are (NumPy pads ``<U`` strings with NULs).
-    """
-    rows, width = units.shape
-    per_word = 8 if bytewise else 2
-    n_words = -(-width // per_word)
-    if not bytewise and width == 2 * n_words:
-        return units.view(np.uint64)
-    padded = np.zeros((rows, per_word * n_words), dtype=np.uint8 if bytewise else np.uint32)
-    padded[:, :width] = units
-    return padded.view(np.uint64)
-
-
-def _strings_of_words(words, width, bytewise):
-    """The ``<U{width}`` strings that :func:`_string_words` packed into one word each."""
-    units = words.view(np.uint8 if bytewise else np.uint32).reshape(words.shape[0], -1)
-    return np.ascontiguousarray(units[:, :width], dtype=np.uint32).view(f"<U{width}").reshape(-1)
-
-
-def _hash_words(words):
-    """A 64-bit hash of each row of uint64 words."""
-    hashed = words[:, 0].copy()
-    with np.errstate(over="ignore"):
-        for position in range(1, words.shape[1]):
-            hashed *= _WORD_MIX
-            hashed ^= hashed >> np.uint64(32)
-            hashed ^= words[:, position]
-    return hashed
 
 
 def _factorize_packed(packed, pool, give_up=False):
@@ -395,7 +233,7 @@ def _factorize_packed(packed, pool, give_up=False):
 def _factorize_unicode(ids, pool=None):
     """``(codes, uniques)`` of a NumPy ``<U`` array, uniques in any order.
 
-    Each string becomes a row of 64-bit words (:func:`_string_words`),
+    Each string becomes a row of 64-bit words (:func:`string_words`),
     bytewise when every character fits a byte. One word a string (up to 8
     such characters) is the id itself, factorized as a number; longer ones
     are hashed to one word, factorized, and every row's words are checked
@@ -409,7 +247,7 @@ def _factorize_unicode(ids, pool=None):
     # Blocks of about a megabyte of strings: each is read from memory once and
     # then packed, checked and hashed in cache.
     block = max(_STRING_BLOCK_BYTES // ids.dtype.itemsize, 1)
-    blocks = [(start, min(start + block, n)) for start in range(0, n, block)]
+    blocks = list(row_blocks(n, block))
     hashed = np.empty(n, dtype=np.uint64)
 
     def units(source, start, stop):
@@ -419,25 +257,25 @@ def _factorize_unicode(ids, pool=None):
         block = units(ids, start, stop)
         if bytewise and block.shape[0] and int(block.max()) >= _BYTE_CHARACTERS:
             return False
-        words = _string_words(block, bytewise)
-        hashed[start:stop] = words[:, 0] if words.shape[1] == 1 else _hash_words(words)
+        words = string_words(block, bytewise)
+        hashed[start:stop] = words[:, 0] if words.shape[1] == 1 else hash_words(words)
         return True
 
-    bytewise = all(_map_blocks(lambda *block: hash_block(*block, True), blocks, pool))
+    bytewise = all(map_blocks(lambda *block: hash_block(*block, True), blocks, pool))
     if not bytewise:
-        _map_blocks(lambda *block: hash_block(*block, False), blocks, pool)
+        map_blocks(lambda *block: hash_block(*block, False), blocks, pool)
     codes, words = _factorize_packed(hashed, pool)
     del hashed
     if width <= (8 if bytewise else 2):  # the words are the ids
-        return codes, _strings_of_words(words, width, bytewise)
-    uniques = ids[_one_row_per_code(codes, words.shape[0])]
-    unique_words = _string_words(units(uniques, 0, uniques.shape[0]), bytewise)
+        return codes, strings_of_words(words, width, bytewise)
+    uniques = ids[one_row_per_code(codes, words.shape[0])]
+    unique_words = string_words(units(uniques, 0, uniques.shape[0]), bytewise)
 
     def matches(start, stop):
-        words = _string_words(units(ids, start, stop), bytewise)
+        words = string_words(units(ids, start, stop), bytewise)
         return np.array_equal(words, unique_words[codes[start:stop]])
 
-    if not all(_map_blocks(matches, blocks, pool)):  # two ids with one hash
+    if not all(map_blocks(matches, blocks, pool)):  # two ids with one hash
         uniques, codes = np.unique(ids, return_inverse=True)
         return codes.reshape(-1).astype(code_dtype(uniques.shape[0])), uniques
     return codes, uniques
@@ -542,7 +380,7 @@ def _factorize_object_values(ids):
     codes, uniques = _pandas_factorize(ids, use_na_sentinel=False)
     uniques = np.asarray(uniques, dtype=object)
     _check_id_types(uniques)
-    return _narrowed(codes, code_dtype(uniques.shape[0])), _as_id_array(uniques)
+    return narrowed(codes, code_dtype(uniques.shape[0])), _as_id_array(uniques)
 
 
 def _object_addresses(ids):
@@ -576,9 +414,9 @@ def _factorize_objects(ids, pool=None):
         return _factorize_object_values(ids)
     object_codes, objects = by_address
     value_codes, uniques = _factorize_object_values(
-        ids[_one_row_per_code(object_codes, objects.shape[0])]
+        ids[one_row_per_code(object_codes, objects.shape[0])]
     )
-    return _remap(object_codes, value_codes, value_codes.dtype), uniques
+    return remap(object_codes, value_codes, value_codes.dtype), uniques
 
 
 def _factorize_categorical(categorical):
@@ -593,11 +431,11 @@ def _factorize_categorical(categorical):
     n_rows, n_categories = category_codes.shape[0], len(categories)
     if n_categories <= max(n_rows // _TABLE_FRACTION, _SMALL_TABLE):
         present = np.zeros(n_categories, dtype=bool)
-        for start, stop in _blocks(n_rows):
+        for start, stop in row_blocks(n_rows):
             present[category_codes[start:stop]] = True
         new_code = np.cumsum(present, dtype=code_dtype(n_categories))
         new_code -= 1
-        codes, in_use = _remap(category_codes, new_code, new_code.dtype), np.flatnonzero(present)
+        codes, in_use = remap(category_codes, new_code, new_code.dtype), np.flatnonzero(present)
     else:
         # Far more categories than rows (a filtered frame): no table over them.
         codes, in_use = _factorize_by_sorting(category_codes)
@@ -684,111 +522,3 @@ def _factorize_any(qid, pool):
         f"qid must hold ints or strings, got values of dtype {ids.dtype}; convert the "
         f"query ids, e.g. {fix}."
     )
-
-
-# ------------------------------------------------------------------ labels
-@dataclass(frozen=True)
-class LabelCodes:
-    """Labels as codes into their sorted distinct values.
-
-    ``values[codes] == labels``. Both are None when the labels have more
-    than ``MAX_CODED_LABELS`` distinct values: they are then coded chunk by
-    chunk of queries, from the ranked labels. ``top`` is the largest label.
-    """
-
-    codes: np.ndarray | None
-    values: np.ndarray | None
-    top: float
-    # float64, or the labels' integer dtype where float64 would merge some of them
-    value_dtype: np.dtype = np.dtype(np.float64)
-
-
-# Integers from 2**53 on may differ by less than float64's spacing.
-_FLOAT_EXACT_INTEGERS = float(2**53)
-
-
-def label_value_dtype(labels, top):
-    """The dtype label values are compared in: the labels' own integers from 2**53 on, else float64.
-
-    Relevance (label >= relevance_level) is then exact for integers float64
-    would round (2**53 + 1 and 2**53 are distinct labels); gains are float64
-    either way.
-    """
-    if labels.dtype.kind in "iu" and top >= _FLOAT_EXACT_INTEGERS:
-        return labels.dtype
-    return np.dtype(np.float64)
-
-
-def _compact(codes, counts):
-    """Renumber codes so that only the values that occur have a code."""
-    present = counts > 0
-    if present.all():
-        return codes, np.arange(present.shape[0], dtype=np.float64)
-    new_code = np.cumsum(present, dtype=codes.dtype) - 1
-    return _remap(codes, new_code, codes.dtype), np.flatnonzero(present).astype(np.float64)
-
-
-def _small_integer_codes(labels, top, bottom=0):
-    """Codes ``label - bottom`` of whole-number labels in ``[bottom, top]``, or None.
-
-    None if some labels are fractional; ``top - bottom`` must be below 65536.
-    """
-    top -= bottom
-    dtype = np.uint8 if top < 256 else np.uint16
-    if labels.dtype == dtype and not bottom:
-        codes = labels
-    else:
-        codes = np.empty(labels.shape[0], dtype=dtype)
-        for start, stop in _blocks(labels.shape[0]):
-            block = labels[start:stop]
-            if bottom:
-                block = block - block.dtype.type(bottom)  # in their dtype: exact, >= 0
-            np.copyto(codes[start:stop], block, casting="unsafe")
-            if block.dtype.kind == "f" and not np.array_equal(codes[start:stop], block):
-                return None
-    counts = np.zeros(top + 1, dtype=np.int64)
-    for start, stop in _blocks(codes.shape[0]):
-        counts += np.bincount(codes[start:stop], minlength=top + 1)
-    return _compact(codes, counts)
-
-
-def _distinct_values(labels):
-    """Sorted distinct labels, or None if there are more than ``MAX_CODED_LABELS``."""
-    values = np.unique(labels[:BLOCK])
-    for start, stop in _blocks(labels.shape[0]):
-        block = labels[start:stop]
-        position = np.minimum(np.searchsorted(values, block), values.shape[0] - 1)
-        missing = block[values[position] != block]
-        if missing.shape[0]:
-            values = np.union1d(values, missing)
-            if values.shape[0] > MAX_CODED_LABELS:
-                return None
-    return values
-
-
-def code_labels(labels, top=None, bottom=0):
-    """Code relevance labels (validated: numeric, finite) as :class:`LabelCodes`.
-
-    ``top``, the largest label, saves a pass when known; ``bottom`` is the
-    smallest possible label (negative for the unjudged documents of a TREC run).
-    """
-    exact_top = labels.max() if top is None else top
-    top = float(exact_top)  # a float16 top overflows beside 2**16
-    value_dtype = label_value_dtype(labels, top)
-    if top < 1 << 16 and bottom >= 0:
-        small = _small_integer_codes(labels, int(top))
-        if small is not None:
-            return LabelCodes(*small, top)
-    elif labels.dtype.kind in "iu" and int(exact_top) - int(bottom) < 1 << 16:
-        # Integers from a negative bottom (unjudged documents), or in a narrow range
-        # far from 0: shifted to start at 0, shifted back exactly.
-        codes, offsets = _small_integer_codes(labels, int(exact_top), int(bottom))
-        values = offsets.astype(labels.dtype) + labels.dtype.type(bottom)
-        return LabelCodes(codes, values.astype(value_dtype), top, value_dtype)
-    values = _distinct_values(labels)
-    if values is None:
-        return LabelCodes(None, None, top, value_dtype)
-    codes = np.empty(labels.shape[0], dtype=np.uint8 if values.shape[0] <= 256 else np.uint16)
-    for start, stop in _blocks(labels.shape[0]):
-        codes[start:stop] = np.searchsorted(values, labels[start:stop])
-    return LabelCodes(codes, values.astype(value_dtype), top, value_dtype)
