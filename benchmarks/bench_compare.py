@@ -200,7 +200,14 @@ MEMORY_CASES = {
 # tie-heavy cases, speed and memory: target growth / input bytes
 TIE_CASES = {"ties-i": 1.5, "ties-c": 1.5, "ties-u8-i": 1.5}
 # the data shapes a change is compared on with its base commit (section 7)
-SHAPE_CASES = ("int-i", "int-c", "u8-i", "u8-c", "ties-i", "ties-c")
+SHAPE_CASES = {
+    "int-i": "int64 ids, interleaved",
+    "int-c": "int64 ids, grouped",
+    "u8-i": "`<U8` string ids, interleaved",
+    "u8-c": "`<U8` string ids, grouped",
+    "ties-i": f"tie-heavy ({TIE_LEVELS} score values), int64 ids, interleaved",
+    "ties-c": f"tie-heavy ({TIE_LEVELS} score values), int64 ids, grouped",
+}
 # evaluate rows of the speed table (int-i is the 4-metric one): name: (label, metrics)
 EVALUATE_ROWS = {
     "ev1": ("`evaluate`, 1 metric (ndcg@10)", ("ndcg@10",)),
@@ -647,7 +654,7 @@ def shape_rows(rows, specs, results, agree):
         pair = results[name]
         peaks = [get(pair.get(side), "maxrss") for side in SIDES]
         out.append([
-            specs[name]["label"], f"{rows:.0e}", seconds_cell(pair.get("before")),
+            SHAPE_CASES[name], f"{rows:.0e}", seconds_cell(pair.get("before")),
             seconds_cell(pair.get("after")), after_before(pair, SLOWER_LIMIT),
             *(common.mb(peak) for peak in peaks), ratio_cell(peaks[1], peaks[0], SLOWER_LIMIT),
             agree[name], other_cpu(pair),
