@@ -295,7 +295,10 @@ def child_main(spec, tree, data_dir, repeat):
 
     n = min(WARMUP_ROWS, y_true.size)
     call(y_true[:n], y_score[:n], head(qid, n))
-    result = {"input_bytes": y_true.nbytes + y_score.nbytes + id_bytes(qid), "file": package.__file__}
+    result = {
+        "input_bytes": y_true.nbytes + y_score.nbytes + id_bytes(qid),
+        "file": os.path.relpath(package.__file__, tree),  # inside the tree: import_tree checked
+    }
     if spec["memory"]:
         baseline = common.reset_peak_rss()
         result["means"] = call()
@@ -859,7 +862,10 @@ def compare(parser, args, before, argv):
     revisions = {side: common.package_revision(tree) for side, tree in trees.items()}
     found = common.versions(["numpy", "scipy", "sklearn", "pandas"])
     clock = time.perf_counter()
-    shown_trees = {**trees, **({"before": f"{args.base} (temporary worktree)"} if args.base else {})}
+    # paths relative to this checkout: a results file names no folder of the machine it ran on
+    shown_trees = {side: os.path.relpath(tree, REPO) for side, tree in trees.items()}
+    if args.base:
+        shown_trees["before"] = f"{args.base} (temporary worktree)"
     raw = {
         "started": started, "machine": machine, "trees": shown_trees, "revisions": revisions,
         "versions": found,
