@@ -2,6 +2,11 @@
 
 Not part of the package. The scripts in this folder import it as a sibling
 module (``python benchmarks/bench_*.py`` puts this folder on ``sys.path``).
+
+Every script ends with :func:`write_results`: one JSON file per run in
+``benchmarks/results/`` holding the run's facts (:func:`run_info`: date,
+command, commit, machine), its raw numbers and its tables as printed.
+``benchmarks/render_tables.py`` puts those tables into the docs.
 """
 
 import json
@@ -282,6 +287,61 @@ def machine_line():
         f"{total_kib / 2**20:.0f} GiB RAM, Python {platform.python_version()}, "
         f"load average {load}"
     )
+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def run_info(argv=None, root=None):
+    """The facts every results file starts with: date, command, commit, machine and versions."""
+    with open("/proc/meminfo") as meminfo:
+        total_kib = int(meminfo.readline().split()[1])
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "command": " ".join(["python", "benchmarks/" + Path(sys.argv[0]).name, *argv]),
+        "commit": package_revision(root),
+        "machine": {
+            "system": f"{platform.system()} {platform.machine()}",
+            "cpu_count": os.cpu_count(),
+            "memory_gib": round(total_kib / 2**20, 1),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "line": machine_line(),
+        },
+    }
+
+
+def table(header, rows, title=""):
+    """One table of a results file: what :func:`markdown_table` prints, as data."""
+    return {"title": title, "header": list(header), "rows": [[str(cell) for cell in row] for row in rows]}
+
+
+def write_results(script, info, tables, raw=None, path=None):
+    """Write one run's results as JSON; return the path.
+
+    ``tables`` maps a name to :func:`table`'s dict; ``raw`` holds the
+    measurements behind them. The default path is
+    ``benchmarks/results/<script>-<UTC date and time>.json``.
+    """
+    stem = Path(script).stem
+    if path is None:
+        path = RESULTS / f"{stem}-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.json"
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"script": Path(script).name, **info, "tables": tables, "raw": raw}
+    path.write_text(json.dumps(payload, indent=1, default=float) + "\n")
+    print(f"# results written to {path}", file=sys.stderr)
+    return path
+
+
+def add_json_option(parser):
+    """``--json PATH``: where :func:`write_results` writes (default: a new file in benchmarks/results)."""
+    parser.add_argument(
+        "--json", metavar="PATH",
+        help="write the results here (default: benchmarks/results/<script>-<date>.json)",
+    )  # fmt: skip
 
 
 def mb(nbytes):

@@ -413,6 +413,7 @@ def main(argv=None):
     )
     parser.add_argument("--child", choices=sorted(TOOLS), help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
+    common.add_json_option(parser)
     args = parser.parse_args(argv)
 
     if args.child:
@@ -424,12 +425,14 @@ def main(argv=None):
     found = common.versions(["sklearn_rank_metrics", "numpy", "scipy", "pandas", *peer_modules.values(), "numba"])
     peers_available = {tool: module in found for tool, module in peer_modules.items()}
 
+    info = common.run_info(argv)
     started = time.strftime("%Y-%m-%d %H:%M %Z")
     machine = common.machine_line()
-    all_rows, goal_lines, mismatches = [], [], []
+    all_rows, goal_lines, mismatches, raw = [], [], [], {}
     for text in args.rows:
         rows = common.parse_rows(text)
         input_bytes, results = run_size(rows, args, limits, peers_available)
+        raw[str(rows)] = {"input_bytes": input_bytes, "results": results}
         all_rows += table_rows(rows, input_bytes, results, mismatches)
         goal_lines.append(goals(rows, input_bytes, results))
 
@@ -461,6 +464,8 @@ def main(argv=None):
     else:
         print()
         print(f"All tools that ran agree with the package's means to {TOLERANCE:g}.")
+    raw = {"versions": found, "sizes": raw, "goals": goal_lines, "mismatches": mismatches}
+    common.write_results(__file__, info, {"tools": common.table(header, all_rows)}, raw, args.json)
     return 0
 
 

@@ -23,12 +23,11 @@ and calls of the two alternate, case by case, ``--repeat`` times each (the
 first of each pair alternating too), so that the machine's load weighs on
 both alike; the table gives the medians and after/before. Given none, the
 checkout's package is measured. The results, every time included, are
-written to ``benchmarks/results/command_startup.json`` (``--output``).
+written to a new JSON file in ``benchmarks/results/`` (``--json``).
 """
 
 import argparse
 import io
-import json
 import os
 import statistics
 import subprocess
@@ -42,9 +41,30 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))  # the checkout's package writes the files
+import _common as common  # noqa: E402
 from _common import machine_line, markdown_table, package_revision  # noqa: E402
 
 TARGETS = {"--help": 0.3, "10,000-line run": 0.5}
+LABELS = {
+    "--help": "`rank-eval --help`",
+    "10,000-line run": "`rank-eval -m official QRELS RUN`, 10,000 run lines",
+    "import sklearn_rank_metrics": '`python -c "import sklearn_rank_metrics"`',
+}
+
+
+def summary_table(labels, summary):
+    """Median wall seconds (CPU seconds, all threads) of each case and revision, and the target."""
+    names = ["before", "after"] if len(labels) == 2 else ["seconds"]
+    header = ["call", *(f"{name} (`{label}`)" for name, label in zip(names, labels)), "target"]
+    rows = []
+    for case, medians in summary.items():
+        cells = [
+            f"{medians['median_wall_s'][label]:.2f} s ({medians['median_cpu_s'][label]:.2f} s)"
+            for label in labels
+        ]
+        target = TARGETS.get(case)
+        rows.append([LABELS.get(case, case), *cells, f"{target:g} s" if target else ""])
+    return common.table(header, rows)
 
 
 def export(revision, folder):
@@ -102,8 +122,9 @@ def main(argv=None):
     parser.add_argument("revisions", nargs="*", help="none (this checkout), or BEFORE AFTER")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--cpus", type=int, default=0, help="pin each child to this many cores")
-    parser.add_argument("--output", default=str(HERE / "results" / "command_startup.json"))
+    common.add_json_option(parser)
     args = parser.parse_args(argv)
+    info = common.run_info(argv)
     if len(args.revisions) not in (0, 2):
         parser.error("give no revision or two: BEFORE AFTER")
 
@@ -150,24 +171,16 @@ def main(argv=None):
         row.append(str(TARGETS.get(case, "")))
         rows.append(row)
     print(markdown_table(header, rows))
-    output = Path(args.output)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(
-        json.dumps(
-            {
-                "machine": machine_line(),
-                "cpus": args.cpus or os.cpu_count(),
-                "repeat": args.repeat,
-                "revisions": labels,
-                "targets_s": TARGETS,
-                "summary": summary,
-                "times_wall_cpu_s": times,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
-    print("written to", output)
+    raw = {
+        "cpus": args.cpus or os.cpu_count(),
+        "repeat": args.repeat,
+        "revisions": labels,
+        "targets_s": TARGETS,
+        "summary": summary,
+        "times_wall_cpu_s": times,
+    }
+    tables = {"startup": summary_table(labels, summary)}
+    common.write_results(__file__, info, tables, raw, args.json)
 
 
 if __name__ == "__main__":

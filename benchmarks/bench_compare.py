@@ -1,21 +1,38 @@
 """Before and after: the baseline package beside the new one, same run, same machine.
 
-    git worktree add ../baseline <commit>     # the baseline, beside this checkout
-    python benchmarks/bench_compare.py --before ../baseline \\
-        --rows 1e5 1e6 1e7 --wait-quiet 60 --json compare.json --write-docs
+    python benchmarks/bench_compare.py --base main              # a change against its base commit
+    python benchmarks/bench_compare.py --base main --rows 1e5   # a quick check
+    git worktree add ../baseline <commit>                       # or any checkout as the baseline
+    python benchmarks/bench_compare.py --before ../baseline --rows 1e5 1e6 1e7 --wait-quiet 60
 
-About 70 processes per size; the whole run at 1e5, 1e6 and 1e7 rows takes
-20-25 minutes on a quiet 2-core machine (an estimate is printed at the start).
+``--base COMMIT`` checks the commit out in a temporary ``git worktree``
+(removed at the end) and compares this checkout with it on the data shapes
+of section (7): int64 and string ids, interleaved and grouped by query, and
+tie-heavy scores, at ``--rows`` (default 1e7 with ``--base``), with
+``--rounds`` (default 3) processes per tree and shape, the trees alternating
+(before, after, then after, before, ...). It reports each shape's median
+seconds before and after, their ratio, and the peak memory of each process
+(``ru_maxrss``: imports, data and calls; the median over the rounds). The
+data is written by a separate process, so that the parent, whose peak a
+child's ``ru_maxrss`` starts from on Linux, stays small.
 
-Two source trees of the package (``--before``, ``--after``) are measured
-against each other, in five sections (``--only`` picks some): (1) speed of
+About 70 processes per size for the other sections; the whole run at 1e5,
+1e6 and 1e7 rows takes 20-25 minutes on a quiet 2-core machine (an estimate
+is printed at the start).
+
+Two source trees of the package (``--before`` or ``--base``, ``--after``)
+are measured against each other, in six sections (``--only`` picks some;
+the default is every section but (7) with ``--before``, (7) alone with
+``--base``): (1) speed of
 every public metric function and of ``evaluate`` with 1, 4 and 12 metrics;
 (3) ``evaluate`` on string query ids of several kinds against int64 ids;
 (4) memory growth of ``evaluate`` on NumPy, object and pandas inputs;
 (5) ``evaluate`` on int64 scores; (6) speed and memory growth of
-``evaluate`` on tie-heavy scores (``--only ties``). Table (2), 12 / 1
-metrics, comes from (1). ``--json benchmarks/results/NAME.json`` keeps the
-raw numbers.
+``evaluate`` on tie-heavy scores (``--only ties``); (7) the data shapes of a
+change against its base (``--only shapes``). Table (2), 12 / 1 metrics,
+comes from (1). The raw numbers and the tables go to a new JSON file in
+``benchmarks/results/`` (``--json PATH`` to choose it), from which
+``benchmarks/render_tables.py`` writes the docs' tables.
 
 Every measurement runs in a fresh Python process per tree that puts the
 tree first on ``sys.path``, imports ``sklearn_rank_metrics`` and checks
@@ -78,9 +95,14 @@ in that cell.
 """
 
 import argparse
+import contextlib
 import json
 import math
 import os
+import resource
+import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,16 +120,8 @@ from bench_metrics import METRICS  # noqa: E402
 FUNCTIONS = {key: spec for key, spec in METRICS.items() if key != "kendall"}
 
 REPO = Path(__file__).resolve().parent.parent
-DOCS = REPO / "docs" / "benchmarks.md"
-HEADING = "## bench_compare.py: before and after the evaluation engine"
-DOCS_INTRO = (
-    "`benchmarks/bench_compare.py` times the baseline tree (before) and the new one (after) in the same "
-    "run, each measurement in a fresh process per tree, the two back to back; the script's docstring "
-    "gives the method. The data is `_common.generate`'s (as above) plus the string-id, label and "
-    'query-id variants named in the tables; "interleaved" rows come in random order, "contiguous" '
-    "ones grouped by query."
-)
-SECTIONS = ("speed", "strings", "memory", "intscores", "ties")
+SECTIONS = ("speed", "strings", "memory", "intscores", "ties", "shapes")
+BASE_ROWS = "1e7"  # the default size with --base: the real proof; 1e5 for a quick check
 SIDES = ("before", "after")
 TOLERANCE = 1e-9
 QUIET_CPU = 0.3  # cores of other work above which a pair counts as disturbed (wait_for_quiet's default)
@@ -185,6 +199,15 @@ MEMORY_CASES = {
 }  # fmt: skip
 # tie-heavy cases, speed and memory: target growth / input bytes
 TIE_CASES = {"ties-i": 1.5, "ties-c": 1.5, "ties-u8-i": 1.5}
+# the data shapes a change is compared on with its base commit (section 7)
+SHAPE_CASES = {
+    "int-i": "int64 ids, interleaved",
+    "int-c": "int64 ids, grouped",
+    "u8-i": "`<U8` string ids, interleaved",
+    "u8-c": "`<U8` string ids, grouped",
+    "ties-i": f"tie-heavy ({TIE_LEVELS} score values), int64 ids, interleaved",
+    "ties-c": f"tie-heavy ({TIE_LEVELS} score values), int64 ids, grouped",
+}
 # evaluate rows of the speed table (int-i is the 4-metric one): name: (label, metrics)
 EVALUATE_ROWS = {
     "ev1": ("`evaluate`, 1 metric (ndcg@10)", ("ndcg@10",)),
@@ -211,11 +234,11 @@ def make_ids(codes, kind, data_dir):
     """Query ids of the kind named, from the int64 ids ``codes`` (0 .. n_queries-1)."""
     if kind == "int64":
         return codes
-    import pandas as pd
-
     table = np.load(Path(data_dir) / f"ids_{kind if kind in STRING_TABLES else 'u8'}.npy")
     if kind in STRING_TABLES:
         return table[codes]
+    import pandas as pd  # only here: its import would count in the NumPy cases' peak memory
+
     if kind == "categorical":
         order = np.argsort(table)
         rank = np.empty_like(order)
@@ -272,7 +295,10 @@ def child_main(spec, tree, data_dir, repeat):
 
     n = min(WARMUP_ROWS, y_true.size)
     call(y_true[:n], y_score[:n], head(qid, n))
-    result = {"input_bytes": y_true.nbytes + y_score.nbytes + id_bytes(qid), "file": package.__file__}
+    result = {
+        "input_bytes": y_true.nbytes + y_score.nbytes + id_bytes(qid),
+        "file": os.path.relpath(package.__file__, tree),  # inside the tree: import_tree checked
+    }
     if spec["memory"]:
         baseline = common.reset_peak_rss()
         result["means"] = call()
@@ -284,6 +310,7 @@ def child_main(spec, tree, data_dir, repeat):
         result.update(seconds=medians[0], times=times[0], means=results[0])
         if spec["argsort"]:
             result.update(argsort_s=medians[1], argsort_times=times[1])
+    result["maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
     common.emit(result)
 
 
@@ -318,6 +345,9 @@ def plan(rows, sections, memory_from):
     if "ties" in sections:
         for name in TIE_CASES:
             need(name, time=True, memory=rows >= memory_from)
+    if "shapes" in sections:
+        for name in SHAPE_CASES:
+            need(name, time=True)
 
     specs = {}
     for name, flags in wanted.items():
@@ -362,6 +392,53 @@ def write_datasets(data_dir, rows, seed, datasets):
     np.save(data_dir / "ids_nonascii.npy", np.array([f"é{n:07d}" for n in numbers], dtype="<U8"))
 
 
+def write_data_child(data_dir, rows, seed, datasets):
+    """Write the data in a process of its own, so that this one stays small (see the docstring)."""
+    subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--write-data", str(data_dir), "--rows", str(rows),
+         "--seed", str(seed), "--datasets", *sorted(datasets)],
+        check=True,
+    )  # fmt: skip
+
+
+def merge_rounds(results):
+    """One result from a measurement's processes in one tree: calls pooled, medians over them."""
+    done = [result for result in results if "error" not in result]
+    if not done:
+        return results[0]
+    merged = {**done[0], "processes": len(done)}
+    for field in ("times", "argsort_times"):
+        if field in merged:
+            merged[field] = [t for result in done for t in result[field]]
+    if "times" in merged:
+        merged["seconds"] = statistics.median(merged["times"])
+    if "argsort_times" in merged:
+        merged["argsort_s"] = statistics.median(merged["argsort_times"])
+    for field in ("maxrss", "rss_growth", "traced_peak"):
+        if field in merged:
+            merged[field] = statistics.median(result[field] for result in done)
+    merged["other_cpu"] = max(result["other_cpu"] for result in done)
+    if len(results) > 1:
+        merged["rounds"] = results
+    return merged
+
+
+@contextlib.contextmanager
+def base_tree(commit):
+    """A temporary ``git worktree`` of ``commit`` (this checkout's repository), removed after."""
+    folder = Path(tempfile.mkdtemp(prefix="bench_compare_base_"))
+    tree = folder / "tree"
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(tree), commit], cwd=REPO, check=True
+    )
+    try:
+        yield str(tree)
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run(["git", "worktree", "prune"], cwd=REPO, check=False)
+
+
 def estimate_seconds(plans, sides, repeat, wait_quiet):
     """Rough wall time of the whole run on a quiet machine (see PROCESS_S, CALL_S_PER_ROW)."""
     total = 0.0
@@ -382,27 +459,31 @@ def run_size(rows, specs, args, trees):
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no __pycache__ written into the trees
     with tempfile.TemporaryDirectory(prefix="bench_compare_") as data_dir:
         start = time.perf_counter()
-        write_datasets(data_dir, rows, args.seed, {spec["dataset"] for spec in specs.values()})
+        write_data_child(data_dir, rows, args.seed, {spec["dataset"] for spec in specs.values()})
         print(f"# {rows:.0e} rows: data written in {time.perf_counter() - start:.1f} s", file=sys.stderr)
         common.wait_for_quiet(args.wait_quiet)
         busy = False
         for index, (name, spec) in enumerate(specs.items(), 1):
-            if busy:  # other work ran beside the last pair: let it pass (quiet: no 1 s probe)
-                common.wait_for_quiet(args.wait_quiet, window=1.0)
-            for side, tree in trees.items():
-                result = common.run_child(
-                    [script, "--child", json.dumps(spec), "--tree", tree, "--data", data_dir,
-                     "--repeat", str(args.repeat)],
-                    args.timeout, cwd=data_dir, env=env,
-                )  # fmt: skip
-                results[name][side] = result
-                shown = result.get("seconds", result.get("traced_peak", result.get("error")))
-                print(
-                    f"#   [{index}/{len(specs)}] {name} {side}: {shown} "
-                    f"(other CPU {result.get('other_cpu', 0):.1f})",
-                    file=sys.stderr,
-                )
-            busy = any(result.get("other_cpu", 0) > QUIET_CPU for result in results[name].values())
+            runs = {side: [] for side in trees}
+            for round_ in range(args.rounds):
+                if busy:  # other work ran beside the last pair: let it pass (quiet: no 1 s probe)
+                    common.wait_for_quiet(args.wait_quiet, window=1.0)
+                order = list(trees.items())
+                for side, tree in order if round_ % 2 == 0 else order[::-1]:
+                    result = common.run_child(
+                        [script, "--child", json.dumps(spec), "--tree", tree, "--data", data_dir,
+                         "--repeat", str(args.repeat)],
+                        args.timeout, cwd=data_dir, env=env,
+                    )  # fmt: skip
+                    runs[side].append(result)
+                    shown = result.get("seconds", result.get("traced_peak", result.get("error")))
+                    print(
+                        f"#   [{index}/{len(specs)}] {name} {side}: {shown} "
+                        f"(other CPU {result.get('other_cpu', 0):.1f})",
+                        file=sys.stderr,
+                    )
+                busy = any(runs[side][-1].get("other_cpu", 0) > QUIET_CPU for side in trees)
+            results[name] = {side: merge_rounds(done) for side, done in runs.items()}
     return results
 
 
@@ -568,6 +649,22 @@ def tie_rows(rows, specs, results, agree):
     return out
 
 
+def shape_rows(rows, specs, results, agree):
+    out = []
+    for name in SHAPE_CASES:
+        if name not in specs:
+            continue
+        pair = results[name]
+        peaks = [get(pair.get(side), "maxrss") for side in SIDES]
+        out.append([
+            SHAPE_CASES[name], f"{rows:.0e}", seconds_cell(pair.get("before")),
+            seconds_cell(pair.get("after")), after_before(pair, SLOWER_LIMIT),
+            *(common.mb(peak) for peak in peaks), ratio_cell(peaks[1], peaks[0], SLOWER_LIMIT),
+            agree[name], other_cpu(pair),
+        ])  # fmt: skip
+    return out
+
+
 def intscore_rows(rows, specs, results, agree):
     if "intscores-i" not in specs:
         return []
@@ -624,15 +721,55 @@ TABLES = (  # (title and notes, header, rows function)
         ["case", "rows", "before s", "after s", "after/before", "before traced", "before RSS",
          "after traced", "after RSS", "target", "same means", OTHER_CPU],
     ),
+    (
+        "**(7) A change against its base**: `evaluate` (4 metrics) on each data shape; seconds: the "
+        "median of {repeat} calls in each of {rounds} processes per tree, the trees alternating; peak "
+        "RSS: the process's `ru_maxrss` (imports, data and calls; median over the processes); "
+        f"after/before **bold** above {SLOWER_LIMIT:.2f}.",
+        ["shape", "rows", "before s", "after s", "after/before", "before peak RSS MB",
+         "after peak RSS MB", "after/before RSS", "same means", OTHER_CPU],
+    ),
 )  # fmt: skip
+TABLE_NAMES = ("speed", "twelve", "strings", "memory", "intscores", "ties", "shapes")
+TABLE_SECTIONS = {**{name: name for name in TABLE_NAMES}, "twelve": "speed"}
 
 
-def report(header_lines, tables, mismatches, repeat):
-    """The markdown the run prints (and ``--write-docs`` puts under HEADING)."""
+def tables_from_raw(raw, sections=SECTIONS):
+    """The tables of a run (``{name: table}``) from its raw numbers, and the mean mismatches.
+
+    ``raw`` is what the run writes under "raw" in its results file, so the
+    tables of a recorded run can be computed again from it.
+    """
+    tables = tuple([] for _ in TABLES)
+    mismatches = []
+    for size, measured in raw["sizes"].items():
+        rows = int(size)
+        specs = {name: entry["spec"] for name, entry in measured.items()}
+        results = {name: {side: entry[side] for side in SIDES if side in entry} for name, entry in measured.items()}
+        agree = check_means(rows, specs, results, mismatches)
+        speed, twelve = speed_rows(rows, specs, results, agree)
+        tables[0].extend(speed)
+        tables[1].extend([twelve] if twelve else [])
+        tables[2].extend(string_rows(rows, specs, results, agree))
+        tables[3].extend(memory_rows(rows, specs, results, agree))
+        tables[4].extend(intscore_rows(rows, specs, results, agree))
+        tables[5].extend(tie_rows(rows, specs, results, agree))
+        tables[6].extend(shape_rows(rows, specs, results, agree))
+    named = {
+        name: common.table(
+            columns, rows, title.format(repeat=raw["repeat"], rounds=raw.get("rounds", 1))
+        )
+        for name, (title, columns), rows in zip(TABLE_NAMES, TABLES, tables, strict=True)
+        if rows and TABLE_SECTIONS[name] in sections
+    }
+    return named, mismatches
+
+
+def report(header_lines, tables, mismatches):
+    """The markdown the run prints."""
     parts = ["\n".join(header_lines)]
-    for (title, header), rows in zip(TABLES, tables, strict=True):
-        if rows:
-            parts.append(title.format(repeat=repeat) + "\n\n" + common.markdown_table(header, rows))
+    for table in tables.values():
+        parts.append(table["title"] + "\n\n" + common.markdown_table(table["header"], table["rows"]))
     if mismatches:
         parts.append(
             f"**MEAN MISMATCHES (more than {TOLERANCE:g} relative):**\n\n"
@@ -643,45 +780,41 @@ def report(header_lines, tables, mismatches, repeat):
     return "\n\n".join(parts) + "\n"
 
 
-def write_docs(path, body):
-    """Put ``body`` under HEADING in ``path``: that section replaced, or added at the end."""
-    text = Path(path).read_text()
-    section = f"{HEADING}\n\n{DOCS_INTRO}\n\n{body}"
-    start = text.find(HEADING + "\n")
-    if start < 0:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = text.find("\n## ", start + len(HEADING))
-        text = text[:start] + section + ("" if end < 0 else "\n" + text[end + 1:])
-    Path(path).write_text(text)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--before", help="source tree of the baseline package (a checkout)")
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--before", help="source tree of the baseline package (a checkout)")
+    baseline.add_argument(
+        "--base", metavar="COMMIT",
+        help="the baseline as a git commit, checked out in a temporary worktree (removed after)",
+    )  # fmt: skip
     parser.add_argument(
         "--after", default=str(Path(__file__).resolve().parents[1]),
         help="source tree of the new package (default: this checkout)",
     )  # fmt: skip
     parser.add_argument("--skip-before", action="store_true", help="measure the --after tree only")
-    parser.add_argument("--rows", nargs="+", default=["1e5", "1e6", "1e7"])
+    parser.add_argument(
+        "--rows", nargs="+", help=f"sizes (default: {BASE_ROWS} with --base, else 1e5 1e6 1e7)"
+    )
     parser.add_argument("--memory-from", default="1e6", help="memory cases at this many rows and more")
     parser.add_argument(
         "--only", action="append", choices=SECTIONS, help="run this section only (repeatable; default all)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per process (median is kept)")
+    parser.add_argument(
+        "--rounds", type=int, metavar="N",
+        help="processes per tree and measurement, the trees alternating (default 3 with --base, else 1)",
+    )  # fmt: skip
     parser.add_argument("--timeout", type=float, default=600, help="seconds per measurement process")
     parser.add_argument(
         "--wait-quiet", type=float, default=0, metavar="SECONDS",
         help="before each before/after pair, wait up to SECONDS for other work to drop under 0.3 cores",
     )  # fmt: skip
-    parser.add_argument("--json", metavar="PATH", help="write the raw results here")
-    parser.add_argument(
-        "--write-docs", nargs="?", const=str(DOCS), metavar="PATH",
-        help=f"put the tables in PATH (default {DOCS}) under '{HEADING}'",
-    )  # fmt: skip
+    common.add_json_option(parser)
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--write-data", help=argparse.SUPPRESS)
+    parser.add_argument("--datasets", nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -689,67 +822,75 @@ def main(argv=None):
     if args.child:
         child_main(json.loads(args.child), args.tree, args.data, args.repeat)
         return 0
+    if args.write_data:
+        write_datasets(args.write_data, int(args.rows[0]), args.seed, set(args.datasets))
+        return 0
 
-    if not args.skip_before and args.before is None:
-        parser.error("give --before (a checkout of the baseline), or --skip-before")
-    trees = {"after": args.after} if args.skip_before else {"before": args.before, "after": args.after}
+    if not args.skip_before and args.before is None and args.base is None:
+        parser.error("give --base (a commit), --before (a checkout of the baseline), or --skip-before")
+    args.rows = args.rows or ([BASE_ROWS] if args.base else ["1e5", "1e6", "1e7"])
+    args.rounds = args.rounds or (3 if args.base else 1)
+    args.only = args.only or (["shapes"] if args.base else [s for s in SECTIONS if s != "shapes"])
+    if args.base and not args.skip_before:
+        with base_tree(args.base) as before:
+            return compare(parser, args, before, argv)
+    return compare(parser, args, args.before, argv)
+
+
+def compare(parser, args, before, argv):
+    """The parent's run: plan, measure, check the means, print and write the results."""
+    trees = {"after": args.after} if args.skip_before else {"before": before, "after": args.after}
     for tree in trees.values():
         if not (Path(tree) / "sklearn_rank_metrics" / "__init__.py").is_file():
             parser.error(f"{tree} has no sklearn_rank_metrics package")
-    sections = args.only or list(SECTIONS)
+    sections = args.only
     memory_from = int(float(args.memory_from))
     plans = {rows: plan(rows, sections, memory_from) for rows in map(common.parse_rows, args.rows)}
     plans = {rows: specs for rows, specs in plans.items() if specs}  # --only memory below --memory-from
     if not plans:
         parser.error(f"nothing to run: --only {' '.join(sections)} at --rows {' '.join(args.rows)}")
-    estimate = estimate_seconds(plans, trees, args.repeat, args.wait_quiet)
+    estimate = args.rounds * estimate_seconds(plans, trees, args.repeat, args.wait_quiet)
     print(
         f"# {sum(map(len, plans.values())) * len(trees)} processes; estimated {estimate / 60:.1f} min "
         "on a quiet machine",
         file=sys.stderr,
     )
 
-    started = time.strftime("%Y-%m-%d %H:%M %Z")
+    info = common.run_info(argv)
+    started = info["date"]
     machine = common.machine_line()
     revisions = {side: common.package_revision(tree) for side, tree in trees.items()}
     found = common.versions(["numpy", "scipy", "sklearn", "pandas"])
     clock = time.perf_counter()
+    # paths relative to this checkout: a results file names no folder of the machine it ran on
+    shown_trees = {side: os.path.relpath(tree, REPO) for side, tree in trees.items()}
+    if args.base:
+        shown_trees["before"] = f"{args.base} (temporary worktree)"
     raw = {
-        "started": started, "machine": machine, "trees": trees, "revisions": revisions, "versions": found,
-        "repeat": args.repeat, "estimate_s": estimate, "sizes": {},
+        "started": started, "machine": machine, "trees": shown_trees, "revisions": revisions,
+        "versions": found,
+        "repeat": args.repeat, "rounds": args.rounds, "estimate_s": estimate, "sizes": {},
     }  # fmt: skip
-    tables = ([], [], [], [], [], [])
-    mismatches = []
     for rows, specs in plans.items():
         results = run_size(rows, specs, args, trees)
         raw["sizes"][str(rows)] = {name: {"spec": specs[name], **results[name]} for name in specs}
-        agree = check_means(rows, specs, results, mismatches)
-        speed, twelve = speed_rows(rows, specs, results, agree)
-        tables[0].extend(speed)
-        tables[1].extend([twelve] if twelve else [])
-        tables[2].extend(string_rows(rows, specs, results, agree))
-        tables[3].extend(memory_rows(rows, specs, results, agree))
-        tables[4].extend(intscore_rows(rows, specs, results, agree))
-        tables[5].extend(tie_rows(rows, specs, results, agree))
     elapsed = time.perf_counter() - clock
+    named, mismatches = tables_from_raw(raw, sections)
     raw["mismatches"] = mismatches
     raw["elapsed_s"] = elapsed
+    raw["parent_maxrss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
     command = " ".join(sys.argv[1:] if argv is None else argv)
     header = [
         f"Command: `python benchmarks/bench_compare.py {command}`",
         f"Run {started}, {elapsed / 60:.1f} min; {machine}",
-        "; ".join(f"{side}: `{tree}` at {revisions[side]}" for side, tree in trees.items()),
+        "; ".join(f"{side}: `{tree}` at {revisions[side]}" for side, tree in shown_trees.items()),
         "Versions: " + ", ".join(f"{name} {version}" for name, version in found.items()),
     ]
-    body = report(header, tables, mismatches, args.repeat)
-    print(body)
+    print(report(header, named, mismatches))
     if mismatches:
         print(f"!!! {len(mismatches)} mean mismatch(es); see the end of the output !!!", file=sys.stderr)
-    if args.json:
-        Path(args.json).write_text(json.dumps(raw, indent=1))
-    if args.write_docs:
-        write_docs(args.write_docs, body)
+    common.write_results(__file__, info, named, raw, args.json)
     return 0
 
 

@@ -18,11 +18,9 @@ keeping each one's median:
 
 * ``function(k=10)``: the metric's public function at one cutoff (the
   baseline the target is stated against);
-* ``curve``: the engine's values at every cutoff ``1 .. k_max`` (what
-  ``RankingCurveDisplay.from_predictions`` computes before drawing);
-* ``display``: ``RankingCurveDisplay.from_predictions`` itself, drawing on
-  matplotlib's Agg backend (the figure closed after each call), when
-  matplotlib is installed.
+* ``curve``: the values at every cutoff ``1 .. k_max`` through the public
+  API, ``RankingCurveDisplay.from_predictions``, drawing on matplotlib's Agg
+  backend (the figure closed after each call; matplotlib is needed).
 
 and the tracemalloc peak of one more call of the first two (the memory
 growth beyond the inputs). The curve's value at
@@ -31,7 +29,6 @@ when it differs).
 """
 
 import argparse
-import inspect
 import os
 import sys
 import tempfile
@@ -56,23 +53,20 @@ FUNCTIONS = {
 
 def child(directory, metrics, k_max, repeat, score_levels):
     sys.path.insert(0, str(ROOT))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     import sklearn_rank_metrics as srm
-    from sklearn_rank_metrics._engine._definitions import METRICS
-    from sklearn_rank_metrics.plot._curve import _curve_results
 
     assert Path(srm.__file__).resolve().is_relative_to(ROOT), srm.__file__
     y_true, y_score, qid = common.load_data(directory)
     if score_levels:
         y_score = np.floor(y_score * score_levels) / score_levels
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        plt = None
-    # Warm-up: lazy imports, the thread pool.
+    # Warm-up: lazy imports, the thread pool, matplotlib's first figure.
     srm.ndcg_score(y_true[:1000], y_score[:1000], qid=qid[:1000], k=10)
+    plt.close(srm.RankingCurveDisplay.from_predictions(y_true[:1000], y_score[:1000], qid=qid[:1000]).figure_)
     result = {"rows": int(y_true.shape[0]), "metrics": {}}
     for metric in metrics:
         function = getattr(srm, FUNCTIONS[metric])
@@ -81,33 +75,16 @@ def child(directory, metrics, k_max, repeat, score_levels):
             return function(y_true, y_score, qid=qid, k=10)
 
         def curve():
-            if "evaluate" in inspect.signature(_curve_results).parameters:
-                from sklearn_rank_metrics._engine._pipeline import evaluate_requests
-
-                def evaluate(requests, reduce):
-                    return evaluate_requests(
-                        requests, y_true, y_score, qid=qid, curve=k_max, reduce=reduce
-                    )
-
-                computed = _curve_results(METRICS[metric], k_max, evaluate)
-            else:  # checkouts before from_run: the curve took the inputs themselves
-                computed = _curve_results(METRICS[metric], k_max, y_true, y_score, qid=qid)
-            # Checkouts before the per-cutoff reduction returned (results, means).
-            return computed[0] if isinstance(computed[0], np.ndarray) else computed[1]
-
-        def display():
             shown = srm.RankingCurveDisplay.from_predictions(
                 y_true, y_score, qid=qid, metric=metric, k_max=k_max
             )
             plt.close(shown.figure_)
-            return shown.values_
+            return np.asarray(shown.values_)
 
-        calls = [one_call, curve] + ([display] if plt is not None else [])
-        medians, _, results = common.median_times(calls, repeat)
+        medians, _, results = common.median_times([one_call, curve], repeat)
         row = {
             "function_s": medians[0],
             "curve_s": medians[1],
-            "display_s": medians[2] if plt is not None else None,
             "value_at_10": results[0],
             "curve_at_10": float(results[1][9]),
             "function_peak": common.traced_peak_bytes(one_call),
@@ -125,7 +102,7 @@ def skewed(rows, seed):
     return y_true, y_score, np.random.default_rng(seed).permutation(qid)
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", nargs="+", default=["1e5", "1e6", "1e7"])
     parser.add_argument("--k-max", type=int, default=100)
@@ -139,19 +116,21 @@ def main():
     )  # fmt: skip
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--child", nargs=2, metavar=("DIRECTORY", "SCORE_LEVELS"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    common.add_json_option(parser)
+    args = parser.parse_args(argv)
     if args.child:
         child(args.child[0], args.metrics, args.k_max, args.repeat, int(args.child[1]))
         return
 
+    info = common.run_info(argv)
     print(common.machine_line())
     print(f"package at {common.package_revision()}; versions {common.versions(['numpy', 'sklearn'])}")
     print(f"k_max={args.k_max}; {args.shape} queries; median of {args.repeat} alternating rounds per call\n")
     header = [
         "metric", "rows", "scores", "function(k=10) s", f"curve k=1..{args.k_max} s", "curve / function",
-        "display s", "traced peak MB: function / curve", "other CPU",
+        "traced peak MB: function / curve", "other CPU",
     ]  # fmt: skip
-    table = []
+    table, raw = [], []
     with tempfile.TemporaryDirectory(prefix="bench_curve_") as tmp:
         for text in args.rows:
             rows = common.parse_rows(text)
@@ -166,6 +145,7 @@ def main():
                     "--repeat", str(args.repeat), "--metrics", *args.metrics,
                 ]  # fmt: skip
                 result = common.run_child(command, args.timeout, cwd=tmp)
+                raw.append({"rows": rows, "shape": args.shape, "score_levels": levels, **result})
                 scores = "tie-free" if levels == 0 else f"{levels} levels (ties)"
                 if "error" in result:
                     table.append([", ".join(args.metrics), f"{rows:.0e}", scores, result["error"]])
@@ -174,17 +154,16 @@ def main():
                     if abs(row["value_at_10"] - row["curve_at_10"]) > 1e-12:
                         print(f"MISMATCH {metric} at {rows} rows: {row['value_at_10']} != "
                               f"{row['curve_at_10']}")  # fmt: skip
-                    display = "" if row["display_s"] is None else f"{row['display_s']:.3f}"
                     table.append([
                         metric, f"{rows:.0e}", scores, f"{row['function_s']:.3f}",
                         f"{row['curve_s']:.3f}", f"{row['curve_s'] / row['function_s']:.2f}",
-                        display,
                         f"{common.mb(row['function_peak'])} / {common.mb(row['curve_peak'])}",
                         f"{result['other_cpu']:.2f}",
                     ])  # fmt: skip
                 print(common.markdown_table(header, table[-len(result["metrics"]):]), flush=True)
     print()
     print(common.markdown_table(header, table))
+    common.write_results(__file__, info, {"curves": common.table(header, table)}, raw, args.json)
 
 
 if __name__ == "__main__":

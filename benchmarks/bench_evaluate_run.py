@@ -62,10 +62,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
 from _common import (  # noqa: E402
+    add_json_option,
     emit,
     machine_line,
     markdown_table,
     package_revision,
+    run_info,
+    table,
+    write_results,
     peak_rss_bytes,
     reset_peak_rss,
     run_child,
@@ -169,7 +173,7 @@ def tool_call(tool, qrels_path, run_path):
         import io
         import json
 
-        from sklearn_rank_metrics.trec._command import main
+        from sklearn_rank_metrics.__main__ import main  # the command, python -m sklearn_rank_metrics
 
         argv = ["--trec-eval-version", "9", "--format", "json"]
         for name in PYTREC_EVAL.values():  # trec_eval's names: -m ndcg_cut_10 ...
@@ -266,6 +270,7 @@ def main(argv=None):
     parser.add_argument(
         "--child", nargs=3, metavar=("TOOL", "QRELS", "RUN"), help=argparse.SUPPRESS
     )
+    add_json_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         tool, qrels_path, run_path = args.child
@@ -274,6 +279,7 @@ def main(argv=None):
     found = versions(
         ["sklearn_rank_metrics", "numpy", "pandas", "pyarrow", "pytrec_eval", "ir_measures"]
     )
+    info = run_info(argv)
     print(machine_line())
     print("package at", package_revision())
     print("versions:", ", ".join(f"{k} {v}" for k, v in found.items()))
@@ -281,7 +287,7 @@ def main(argv=None):
     folder.mkdir(parents=True, exist_ok=True)
     header = ["tool", "run lines", "qrels lines", "median s", "x package", "first call s",
               "CPU s", "peak RSS growth MB", "same means", "other CPU"]  # fmt: skip
-    rows, mismatches = [], []
+    rows, mismatches, raw = [], [], []
     for text in args.rows:
         run_path, qrels_path = files(folder, text, args.shape)
         n_run = sum(1 for _ in open(run_path, "rb"))
@@ -298,6 +304,7 @@ def main(argv=None):
                  "--child", tool, str(qrels_path), str(run_path)],
                 args.timeout,
             )  # fmt: skip
+        raw.append({"run_lines": n_run, "qrels_lines": n_qrels, "shape": args.shape, "results": results})
         for tool, result in results.items():
             if "error" in result:
                 rows.append([TOOLS[tool], f"{n_run:,}", f"{n_qrels:,}", result["error"]] + [""] * 6)
@@ -319,6 +326,7 @@ def main(argv=None):
             print(" | ".join(str(cell) for cell in rows[-1]), flush=True)
     print()
     print(markdown_table(header, rows))
+    write_results(__file__, info, {"tools": table(header, rows)}, {"versions": found, "sizes": raw}, args.json)
     for tool, text, theirs, ours in mismatches:
         print(f"MISMATCH {tool} at {text}: {theirs} vs the package's {ours}")
     if not args.keep:

@@ -125,12 +125,15 @@ def main(argv=None):
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
+    common.add_json_option(parser)
     args = parser.parse_args(argv)
 
     if args.child:
         child_main(args.child, args.data, args.repeat, args.ties, args.score_levels)
         return 0
 
+    info = common.run_info(argv)
+    raw = {}
     keys = ["argsort", *(args.metrics or METRICS)]
     if not args.no_sklearn:
         keys += ["sklearn-2d", "to-2d"]
@@ -157,6 +160,7 @@ def main(argv=None):
                 )  # fmt: skip
                 shown = results[key].get("seconds", results[key].get("error"))
                 print(f"# {rows:.0e} rows, {key}: {shown}", file=sys.stderr)
+        raw[str(rows)] = results
         reference = results["argsort"].get("seconds")
         for key in keys:
             label = REFERENCES.get(key) or f"`{METRICS[key][0]}`"
@@ -205,6 +209,8 @@ def main(argv=None):
         for line in problems:
             print(f"- {line}")
         print(f"!!! {len(problems)} problem(s); see the end of the table !!!", file=sys.stderr)
+    raw = {"versions": found, "sizes": raw, "problems": problems}
+    common.write_results(__file__, info, {"functions": common.table(header, rows_out)}, raw, args.json)
     return 0
 
 

@@ -30,11 +30,13 @@ from pathlib import Path
 
 import numpy as np
 
-from _common import machine_line, markdown_table, mb, package_revision, traced_peak_bytes
+from _common import (
+    add_json_option, machine_line, markdown_table, mb, package_revision, run_info, table,
+    traced_peak_bytes, write_results,
+)  # fmt: skip
 
 import sklearn_rank_metrics
-from sklearn_rank_metrics import evaluate
-from sklearn_rank_metrics.comparison import compare_results
+from sklearn_rank_metrics import compare_results, evaluate
 
 METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 DOCS_PER_QUERY = 20
@@ -63,6 +65,7 @@ def main(argv=None):
         help="tests of the baseline runs; none (a bare --tests): the all-pairs run only",
     )  # fmt: skip
     parser.add_argument("--no-all-pairs", action="store_true", help="skip the Tukey HSD run")
+    add_json_option(parser)
     args = parser.parse_args(argv)
 
     metrics = METRICS[: args.metrics]
@@ -91,7 +94,9 @@ def main(argv=None):
     tree = Path(sklearn_rank_metrics.__file__).resolve().parents[1]  # the package timed (PYTHONPATH)
     print(f"package {package_revision(tree)}; {machine_line()}")
     print()
-    print(markdown_table(["configuration", "seconds", "CPU seconds", "traced peak (MB)"], rows))
+    header = ["configuration", "seconds", "CPU seconds", "traced peak (MB)"]
+    print(markdown_table(header, rows))
+    write_results(__file__, run_info(argv, tree), {"runs": table(header, rows)}, vars(args), args.json)
 
 
 if __name__ == "__main__":

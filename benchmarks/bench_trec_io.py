@@ -34,6 +34,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
+import _common as common  # noqa: E402
 from _common import median_times, versions, wait_for_quiet  # noqa: E402
 
 DOCS_PER_QUERY = 1000
@@ -100,7 +101,9 @@ def main(argv=None):
     parser.add_argument("--keep", help="write the run files into this folder and keep them")
     parser.add_argument("--no-pytrec-eval", action="store_true")
     parser.add_argument("--wait-quiet", type=float, default=0, help="seconds to wait at most")
+    common.add_json_option(parser)
     args = parser.parse_args(argv)
+    info = common.run_info(argv)
 
     import pandas as pd
 
@@ -122,6 +125,8 @@ def main(argv=None):
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bench_trec_io_"))
     folder.mkdir(parents=True, exist_ok=True)
     print(f"{'rows':>10} {'MB':>6}  {'reader':<40} {'median s':>9} {'ratio':>6}")
+    header = ["run lines", "MB", "reader", "median s", "ratio to read_csv"]
+    table_rows, raw = [], []
     for text in args.rows:
         path = folder / f"run_{text}.txt"
         rows = write_run(path, int(float(text)))
@@ -143,10 +148,14 @@ def main(argv=None):
         assert len(ours) == rows and ours["score"].dtype == np.float64
         for (name, _), median in zip(calls.items(), medians):
             print(f"{rows:>10} {megabytes:>6.0f}  {name:<40} {median:>9.2f} {median / medians[0]:>6.2f}")
+            table_rows.append([f"{rows:,}", f"{megabytes:.0f}", name, f"{median:.2f}", f"{median / medians[0]:.2f}"])
+            raw.append({"rows": rows, "megabytes": megabytes, "reader": name, "median_s": median})
         if not args.keep:
             path.unlink()
     if not args.keep:
         folder.rmdir()
+    common.write_results(__file__, info, {"readers": common.table(header, table_rows)},
+                         {"versions": found, "rows": raw}, args.json)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -1,29 +1,46 @@
-"""Time against rows: the package beside its peers, from benchmarks/results/time_vs_rows.csv.
+"""Time against rows: the package beside its peers, from the results files in benchmarks/results/.
 
 Drawn by the performance page's plot directive at each docs build from the
-recorded numbers; no benchmark runs here.
+recorded runs (the tables of ``bench_anchors.py``'s run and of
+``bench_compare.py``'s run a day later); no benchmark runs here.
 """
 
-import csv
-from collections import defaultdict
+import json
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 
 # The plot directive runs this file from its own folder, without __file__.
 HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()
-CSV = HERE.parents[1] / "benchmarks" / "results" / "time_vs_rows.csv"
+RESULTS = HERE.parents[1] / "benchmarks" / "results"
+ANCHORS = "bench_anchors-20261122T2121Z.json"  # the peers, and the package before its engine
+COMPARE = "bench_compare-20261123T1929Z.json"  # the package with its engine ("after")
+# legend: (results file, table, its row's label, its seconds column)
+SERIES = {
+    "sklearn-rank-metrics evaluate": (COMPARE, "speed", "`evaluate`, 4 metrics", "after s"),
+    "sklearn-rank-metrics evaluate (before the engine)": (
+        ANCHORS, "tools", "sklearn-rank-metrics `evaluate`, interleaved qids", "seconds"
+    ),
+    "numpy argsort of the scores": (ANCHORS, "tools", "numpy `argsort(y_score)` (reference)", "seconds"),
+    "scikit-learn ndcg_score (NDCG@10 only)": (
+        ANCHORS, "tools", "scikit-learn `ndcg_score`, 2-D (reshape included)", "seconds"
+    ),
+    "pytrec_eval": (ANCHORS, "tools", "pytrec_eval (dicts built from arrays)", "seconds"),
+    "ir_measures": (ANCHORS, "tools", "ir_measures (fed dicts)", "seconds"),
+    "ranx": (ANCHORS, "tools", "ranx (Qrels/Run built from dicts)", "seconds"),
+}
 
 
-def read(path=CSV):
-    """``{tool: ([rows], [seconds])}`` in the file's order of tools."""
-    series = defaultdict(lambda: ([], []))
-    with open(path, encoding="utf-8") as handle:
-        for row in csv.DictReader(line for line in handle if not line.startswith("#")):
-            rows, seconds = series[row["tool"]]
-            rows.append(int(row["rows"]))
-            seconds.append(float(row["seconds"]))
-    return dict(series)
+def read(results=RESULTS):
+    """``{tool: ([rows], [seconds])}`` from the tables of the results files."""
+    series = {}
+    for tool, (name, table_name, label, column) in SERIES.items():
+        table = json.loads((Path(results) / name).read_text())["tables"][table_name]
+        first, rows, seconds = table["header"][0], table["header"].index("rows"), table["header"].index(column)
+        assert first in ("tool", "function"), first
+        picked = [row for row in table["rows"] if row[0] == label]
+        series[tool] = ([int(float(row[rows])) for row in picked], [float(row[seconds]) for row in picked])
+    return series
 
 
 def plot(series):
