@@ -19,7 +19,8 @@ import itertools
 import math
 from collections import Counter
 import functools
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -558,6 +559,74 @@ def kendall_tau_b(labels, scores):
 
 
 # --------------------------------------------------------- one query value
+@dataclass
+class Query:
+    """What a metric of one query reads besides its ranked labels.
+
+    ``R``: relevant documents (listed or not), ``N``: judged non-relevant ones
+    of the list, ``judged``: the list's labels and, below them, the relevant
+    documents it left out. ``recall`` and ``multiplier``: the options of
+    iprec_at_recall and rprec_mult.
+    """
+
+    k: int | None
+    gain: str
+    level: float
+    R: int
+    N: int
+    judged: tuple
+    recall: float
+    multiplier: float
+
+    @cached_property
+    def ideal_dcg(self):
+        return dcg_of(tuple(sorted(self.judged, reverse=True)), self.k, self.gain)
+
+
+# Each metric: its value on one ranked list of labels (r) of the query (q).
+METRIC_OF = {
+    # Counts and shares without a no_relevant convention (NO_CONVENTION).
+    "num_q": lambda r, q: 1.0,
+    "num_ret": lambda r, q: float(len(r)),
+    "num_rel": lambda r, q: float(q.R),
+    "num_rel_ret": lambda r, q: float(hits_of(r, None, q.level)),
+    "num_nonrel_judged_ret": lambda r, q: float(q.N),
+    "utility": lambda r, q: utility_of(r, q.level, q.R),
+    "rbp_resid": lambda r, q: rbp_resid_of(r),
+    "judged": lambda r, q: judged_of(r, q.k),
+    "unjudged": lambda r, q: unjudged_of(r, q.k),
+    # The others: no_relevant decides a query without a relevant document.
+    "dcg": lambda r, q: dcg_of(r, q.k, q.gain),
+    "ndcg": lambda r, q: dcg_of(r, q.k, q.gain) / q.ideal_dcg,
+    "cg": lambda r, q: cg_of(r, q.k, q.gain),
+    "mrr": lambda r, q: rr_of(r, q.k, q.level),
+    "map": lambda r, q: ap_of(r, q.k, q.level, q.R),
+    "precision": lambda r, q: precision_of(r, q.k, q.level),
+    "recall": lambda r, q: recall_of(r, q.k, q.level, q.R),
+    "f1": lambda r, q: f1_of(r, q.k, q.level, q.R),
+    "recall_cap": lambda r, q: recall_cap_of(r, q.k, q.level, q.R),
+    "hit_rate": lambda r, q: hit_of(r, q.k, q.level),
+    "hit_rate_item": lambda r, q: hit_item_of(r, q.k, q.level),
+    "r_precision": lambda r, q: r_precision_of(r, q.level, q.R),
+    "gm_map": lambda r, q: ap_of(r, q.k, q.level, q.R),
+    "bpref": lambda r, q: bpref_of(r, q.level, q.R, q.N),
+    "gm_bpref": lambda r, q: bpref_of(r, q.level, q.R, q.N),
+    "infap": lambda r, q: infap_of(r, q.level, q.R),
+    "iprec_at_recall": lambda r, q: iprec_of(r, q.level, q.R, [q.recall])[0],
+    "iprec_11pt_avg": lambda r, q: sum(iprec_of(r, q.level, q.R, [i / 10 for i in range(11)])) / 11,
+    "rprec_mult": lambda r, q: rprec_mult_of(r, q.level, q.R, q.multiplier),
+    "set_map": lambda r, q: hits_of(r, None, q.level) ** 2 / (len(r) * q.R),
+    "bing": lambda r, q: bing_of(r, q.level, q.R),
+    "err": lambda r, q: err_of(r, q.k),
+    "rbp": lambda r, q: rbp_of(r, q.k, q.level),
+    "ndcg_rel": lambda r, q: trec_ndcg_rel_of(r, q.judged, gain=q.gain),
+    "rndcg": lambda r, q: trec_rndcg_of(r, q.judged, q.level, gain=q.gain),
+    "g": lambda r, q: trec_g_of(r, q.judged, gain=q.gain),
+}
+# Graded measures: a query has no relevant document when no label is above 0.
+GRADED_NO_RELEVANT = GAIN_METRICS + ("err", "ndcg_rel", "g")
+
+
 def query_value(
     metric,
     labels,
@@ -583,6 +652,8 @@ def query_value(
         return kendall_tau_b(labels, scores)
     if metric == "rc":
         return _expect(labels, scores, ties, agreement_of)
+    if metric not in METRIC_OF:
+        raise ValueError(metric)
 
     lv = relevance_level
     R_in = sum(1 for x in labels if x >= lv)
@@ -592,81 +663,17 @@ def query_value(
     # label (1 for labels 0 and 1). They count in totals and ideals, never as ranked.
     judged = labels + (max(1.0, lv),) * (R - R_in)
     N = sum(1 for x in labels if 0 <= x < lv)
-    if metric in NO_CONVENTION:
-        f = {
-            "num_q": lambda r: 1.0,
-            "num_ret": lambda r: float(len(r)),
-            "num_rel": lambda r: float(R),
-            "num_rel_ret": lambda r: float(hits_of(r, None, lv)),
-            "num_nonrel_judged_ret": lambda r: float(N),
-            "utility": lambda r: utility_of(r, lv, R),
-            "rbp_resid": rbp_resid_of,
-            "judged": lambda r: judged_of(r, k),
-            "unjudged": lambda r: unjudged_of(r, k),
-        }[metric]
-        return _expect(labels, scores, ties, f)
-    if metric in GAIN_METRICS or metric in ("err", "ndcg_rel", "g"):
-        no_rel = all(x <= 0 for x in judged)
-    else:
-        assert R >= R_in
-        no_rel = R == 0
-    if no_rel:
-        return {"zero": 0.0, "one": 1.0, "skip": math.nan}[no_relevant]
-
-    if metric == "dcg":
-        f = lambda r: dcg_of(r, k, gain)  # noqa: E731
-    elif metric == "ndcg":
-        ideal = dcg_of(tuple(sorted(judged, reverse=True)), k, gain)
-        f = lambda r: dcg_of(r, k, gain) / ideal  # noqa: E731
-    elif metric == "cg":
-        f = lambda r: cg_of(r, k, gain)  # noqa: E731
-    elif metric == "mrr":
-        f = lambda r: rr_of(r, k, lv)  # noqa: E731
-    elif metric == "map":
-        f = lambda r: ap_of(r, k, lv, R)  # noqa: E731
-    elif metric == "precision":
-        f = lambda r: precision_of(r, k, lv)  # noqa: E731
-    elif metric == "recall":
-        f = lambda r: recall_of(r, k, lv, R)  # noqa: E731
-    elif metric == "f1":
-        f = lambda r: f1_of(r, k, lv, R)  # noqa: E731
-    elif metric == "recall_cap":
-        f = lambda r: recall_cap_of(r, k, lv, R)  # noqa: E731
-    elif metric == "hit_rate":
-        f = lambda r: hit_of(r, k, lv)  # noqa: E731
-    elif metric == "hit_rate_item":
-        f = lambda r: hit_item_of(r, k, lv)  # noqa: E731
-    elif metric == "r_precision":
-        f = lambda r: r_precision_of(r, lv, R)  # noqa: E731
-    elif metric == "gm_map":
-        f = lambda r: ap_of(r, k, lv, R)  # noqa: E731
-    elif metric in ("bpref", "gm_bpref"):
-        f = lambda r: bpref_of(r, lv, R, N)  # noqa: E731
-    elif metric == "infap":
-        f = lambda r: infap_of(r, lv, R)  # noqa: E731
-    elif metric == "iprec_at_recall":
-        f = lambda r: iprec_of(r, lv, R, [recall])[0]  # noqa: E731
-    elif metric == "iprec_11pt_avg":
-        f = lambda r: sum(iprec_of(r, lv, R, [i / 10 for i in range(11)])) / 11  # noqa: E731
-    elif metric == "rprec_mult":
-        f = lambda r: rprec_mult_of(r, lv, R, multiplier)  # noqa: E731
-    elif metric == "set_map":
-        f = lambda r: hits_of(r, None, lv) ** 2 / (len(r) * R)  # noqa: E731
-    elif metric == "bing":
-        f = lambda r: bing_of(r, lv, R)  # noqa: E731
-    elif metric == "err":
-        f = lambda r: err_of(r, k)  # noqa: E731
-    elif metric == "rbp":
-        f = lambda r: rbp_of(r, k, lv)  # noqa: E731
-    elif metric == "ndcg_rel":
-        f = lambda r: trec_ndcg_rel_of(r, judged, gain=gain)  # noqa: E731
-    elif metric == "rndcg":
-        f = lambda r: trec_rndcg_of(r, judged, lv, gain=gain)  # noqa: E731
-    elif metric == "g":
-        f = lambda r: trec_g_of(r, judged, gain=gain)  # noqa: E731
-    else:
-        raise ValueError(metric)
-    return _expect(labels, scores, ties, f)
+    query = Query(k, gain, lv, R, N, judged, recall, multiplier)
+    if metric not in NO_CONVENTION:
+        if metric in GRADED_NO_RELEVANT:
+            no_rel = all(x <= 0 for x in judged)
+        else:
+            assert R >= R_in
+            no_rel = R == 0
+        if no_rel:
+            return {"zero": 0.0, "one": 1.0, "skip": math.nan}[no_relevant]
+    value_of = METRIC_OF[metric]
+    return _expect(labels, scores, ties, lambda ranked: value_of(ranked, query))
 
 
 def _expect(labels, scores, ties, f):
