@@ -20,6 +20,7 @@ from ._definition import (
     Computation,
     MetricDefinition,
     Parameter,
+    QueryValues,
     check_bounded,
 )
 from ._names import call_gain, name_requests, parse_name, parse_names, resolve_request
@@ -35,6 +36,7 @@ __all__ = [
     "MetricDefinition",
     "Parameter",
     "PlanContext",
+    "QueryValues",
     "Request",
     "call_gain",
     "check_bounded",

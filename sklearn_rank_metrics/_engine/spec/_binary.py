@@ -29,8 +29,7 @@ from ..quantities import (
     multiple_of_r,
     repeated_powers,
 )
-from .._results import QueryValues
-from ._definition import Computation, Parameter
+from ._definition import Computation, Parameter, QueryValues
 from ._gains import ratio
 
 # ------------------------------------------------------ declared parameters

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
 
+import numpy as np
+
 # Which shared options a metric takes follows from what its value depends
 # on: graded gains, binary relevance (label >= relevance_level) or label
 # pairs. Written once here; ``ties`` and ``sample_weight`` apply to all.
@@ -110,6 +112,27 @@ JUDGED_ONLY = Parameter(
 )
 
 
+@dataclass
+class QueryValues:
+    """A metric's raw per-query values, before the ``no_relevant`` convention.
+
+    Attributes
+    ----------
+    values : ndarray of shape (n_queries,)
+    no_relevant : ndarray of bool or None
+        Queries without a relevant document (all labels 0 for gain metrics).
+    pool_weights : ndarray or None
+        Extra weights of the mean (item hit rate pools its items).
+    undefined_reason : str or None
+        Why a NaN value is undefined (rank correlation of one document).
+    """
+
+    values: np.ndarray
+    no_relevant: np.ndarray | None = None
+    pool_weights: np.ndarray | None = None
+    undefined_reason: str | None = None
+
+
 class Computation:
     """How a metric's per-query values are computed: its plan, then its finish.
 
@@ -126,7 +149,7 @@ class Computation:
         raise NotImplementedError
 
     def finalize(self, request, plan, values, run):
-        """The per-query :class:`~.._results.QueryValues` of the computed ``values``."""
+        """The per-query :class:`QueryValues` of the computed ``values``."""
         raise NotImplementedError
 
     @staticmethod

@@ -22,8 +22,7 @@ from ..quantities import (
     discount_sums,
     level_gain,
 )
-from .._results import QueryValues
-from ._definition import Computation, Parameter
+from ._definition import Computation, Parameter, QueryValues
 
 
 def ratio(numerator, denominator):
