@@ -308,15 +308,19 @@ class Evaluation:
             scaled = not largest_gain * self.rq.query_sizes.max(initial=0) < _MAX_UNSCALED_GAIN_TOTAL
         return scaled or (self.judged is not None and self.judged.needs_scaled_gains)
 
-    def plan_context(self):
-        """The :class:`~.spec.PlanContext` of this evaluation: its options and fixed facts."""
+    def plan_context(self, requests):
+        """The :class:`~.spec.PlanContext` of this evaluation: its options and fixed facts.
+
+        Whether gains are scaled is decided only where a request's plan reads it.
+        """
+        reads_scaled = any(r.definition.computation.reads_scaled_gains for r in requests)
         return PlanContext(
             gain=self.gain,
             relevance_level=self.relevance_level,
             n_relevant_given=self.n_relevant is not None,
             judged_top=None if self.judged is None else self.judged.rq.labels.top,
             trec_eval_version=self.trec_eval_version,
-            scaled_gains=self.needs_scaled_gains,
+            scaled_gains=reads_scaled and self.needs_scaled_gains,
         )
 
     def gain_exponents(self, max_labels, query_sizes):

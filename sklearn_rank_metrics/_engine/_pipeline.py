@@ -174,7 +174,7 @@ def evaluate_requests(
         )
         if isinstance(requests, CurveRequests):
             requests = requests.up_to(evaluation.curve_end())
-        plan = evaluation.plan_context()
+        plan = evaluation.plan_context(requests)
         needed = [request.definition.computation.needs(request, plan) for request in requests]
         quantities = [quantity for needs in needed for quantity in needs]
         evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs

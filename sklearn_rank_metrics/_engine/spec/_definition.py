@@ -142,7 +142,11 @@ class Computation:
     :meth:`finalize` combines their per-query values, in the order
     :meth:`needs` returned them, with what it reads from the run (see
     :class:`~._request.RunView`: cutoffs, relevant totals, query sizes).
+    ``reads_scaled_gains``: whether its plan reads
+    :attr:`~._request.PlanContext.scaled_gains` (the run decides it only then).
     """
+
+    reads_scaled_gains = False
 
     def needs(self, request, plan):
         """The quantities, in the order ``finalize`` receives their values."""

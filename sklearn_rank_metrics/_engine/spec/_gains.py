@@ -126,6 +126,8 @@ def _scaled_gains(plan):
 class GainRatio(Computation):
     """NDCG: expected DCG over ideal DCG, gains scaled per query where they could overflow."""
 
+    reads_scaled_gains = True
+
     def needs(self, request, plan):
         levels = gain_levels(request, plan)
         if levels:

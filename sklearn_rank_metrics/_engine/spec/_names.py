@@ -30,8 +30,15 @@ from ._ir_measures import parse_ir
 from ._package_names import PACKAGE_NAMES, cutoff, no_cutoff, number, parse_package, valid_names
 from ._request import Request
 from ._table import METRICS
-from ._trec_names import TREC, TREC_KEYS, TREC_SETS, parse_trec, trec_display_name, trec_set
-from ._trec_names import trec_spec
+from ._trec_names import (
+    TREC,
+    TREC_KEYS,
+    TREC_SETS,
+    parse_trec,
+    trec_display_name,
+    trec_set,
+    trec_spec,
+)
 
 # ------------------------------------------------------------ suggestions
 # Other words for the offered measures: an unknown name is first read for

@@ -99,7 +99,8 @@ class PlanContext:
         Whose conventions apply where trec_eval's versions differ.
     scaled_gains : bool
         Whether some query's unscaled DCG could overflow float64 (the ranked
-        lists', or the judged documents'), so that NDCG scales its gains.
+        lists', or the judged documents'), so that NDCG scales its gains;
+        False where no computation of the call reads it.
     """
 
     gain: str = "linear"

@@ -9,6 +9,8 @@ adding its entry here, its quantity (if new) and its reference.
 """
 
 from ..quantities import (
+    HitProbability,
+    Hits,
     InferredPrecisionSum,
     NonrelevantDiscountSum,
     NormalizedGainSum,
@@ -17,8 +19,6 @@ from ..quantities import (
     ReciprocalRank,
     RelevantNdcgMean,
     RNdcgMean,
-    HitProbability,
-    Hits,
 )
 from ._binary import (
     BETA,
