@@ -8,10 +8,11 @@ import functools
 import numpy as np
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine._definitions import METRICS, GainRatio, LevelGainMean
 from sklearn_rank_metrics._engine.quantities import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
-from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
+from sklearn_rank_metrics._engine._pipeline import evaluate_requests
+from sklearn_rank_metrics._engine.spec import METRICS, Request
+from sklearn_rank_metrics._engine.spec._gains import GainRatio, LevelGainMean
 
 NAMES = tuple(METRICS)
 GRADED = tuple(name for name, d in METRICS.items() if d.family == "graded")

@@ -16,7 +16,7 @@ import pytest
 import sklearn
 
 import sklearn_rank_metrics
-from sklearn_rank_metrics._engine._definitions import METRICS
+from sklearn_rank_metrics._engine.spec import METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))

@@ -9,8 +9,8 @@ import pytest
 
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, NAMES, SCANNED
-from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine.prepare._factorize import factorize_query_ids
+from sklearn_rank_metrics._engine.spec import METRICS
 
 # Every metric named without parameters, exact under ties="average" on any input.
 ALL_METRICS = [

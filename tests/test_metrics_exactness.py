@@ -18,10 +18,10 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
-from sklearn_rank_metrics._engine._definitions import METRICS
 from sklearn_rank_metrics._engine import _evaluation, _pipeline
 from sklearn_rank_metrics._engine.prepare import _labels, _segments
 from sklearn_rank_metrics._engine.quantities import _pair_counts
+from sklearn_rank_metrics._engine.spec import METRICS
 
 
 # ------------------------------------------------------ exponential overflow

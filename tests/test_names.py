@@ -13,11 +13,8 @@ import numpy as np
 import pytest
 
 from sklearn_rank_metrics import evaluate, make_rank_scorer, make_rank_scorers
-from sklearn_rank_metrics._engine._names import (
-    TREC_SETS,
-    parse_name,
-    parse_names,
-)
+from sklearn_rank_metrics._engine.spec import parse_name, parse_names
+from sklearn_rank_metrics._engine.spec._trec_names import TREC_SETS
 
 # name -> (definition, k, level, options)
 SPECS = {

@@ -11,8 +11,8 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import _through_evaluate, function_of
 from _reference import random_case, reference
-from sklearn_rank_metrics._engine._definitions import METRICS
-from sklearn_rank_metrics._engine._pipeline import Request, evaluate_requests
+from sklearn_rank_metrics._engine._pipeline import evaluate_requests
+from sklearn_rank_metrics._engine.spec import METRICS, Request
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
 from sklearn_rank_metrics.plot._curve import FALLING_BEYOND_LISTS
 from test_metrics_exactness import PATHS

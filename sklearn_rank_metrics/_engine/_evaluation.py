@@ -1,6 +1,6 @@
 """Per-query quantities of one ranking, computed in one pass over chunks of queries.
 
-A metric (see :mod:`._definitions`) combines named quantities
+A metric (see :mod:`.spec`) combines named quantities
 (:class:`~.quantities.Quantity`: ``Hits(k=10, level=1.0)``, ``IdealGain(k=10)``,
 ...). This module runs them, without knowing any of them:
 
@@ -18,7 +18,6 @@ the chunk size, or the other queries of the call (see :mod:`.quantities`).
 """
 
 import math
-import numbers
 from functools import cached_property
 
 import numpy as np
@@ -33,6 +32,7 @@ from .quantities import (
     power_of_two,
 )
 from .prepare._segments import QueryChunk, RankedValues
+from .spec import PlanContext
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
@@ -63,11 +63,6 @@ def relevance_threshold(level, label_dtype, value_dtype=np.dtype(np.float64)):
     if isinstance(level, int) and threshold < level:  # float64 rounded it down
         threshold = float(np.nextafter(threshold, math.inf))
     return threshold
-
-
-def exact_level(level):
-    """A relevance level as a Python int (whole numbers, kept exact) or float."""
-    return int(level) if isinstance(level, numbers.Integral) else float(level)
 
 
 class ChunkWork:
@@ -304,21 +299,29 @@ class Evaluation:
     def needs_scaled_gains(self):
         """Whether some query's unscaled DCG could overflow float64 (so NDCG scales its gains).
 
-        With judged documents the ideal DCG is theirs, scaled per query by
-        their own largest label: a ratio to it would be wrong, so gains that
-        large are an error there.
+        With judged documents, theirs too (NDCG refuses such gains there:
+        see ``spec._gains``).
         """
         top = self.rq.labels.top
         largest_gain = LabelGain(self.gain)(np.array([top]))[0]
         with np.errstate(over="ignore"):
-            scaled = not largest_gain * self.rq.query_sizes.max() < _MAX_UNSCALED_GAIN_TOTAL
-        if self.judged is not None and (scaled or self.judged.needs_scaled_gains):
-            raise ValueError(
-                f"relevance grades up to {self.judged.rq.labels.top:g} have gains too large "
-                f"to add up in float64 with gain={self.gain!r}; use gain='linear' or "
-                "smaller grades."
-            )
-        return scaled
+            scaled = not largest_gain * self.rq.query_sizes.max(initial=0) < _MAX_UNSCALED_GAIN_TOTAL
+        return scaled or (self.judged is not None and self.judged.needs_scaled_gains)
+
+    def plan_context(self, requests):
+        """The :class:`~.spec.PlanContext` of this evaluation: its options and fixed facts.
+
+        Whether gains are scaled is decided only where a request's plan reads it.
+        """
+        reads_scaled = any(r.definition.computation.reads_scaled_gains for r in requests)
+        return PlanContext(
+            gain=self.gain,
+            relevance_level=self.relevance_level,
+            n_relevant_given=self.n_relevant is not None,
+            judged_top=None if self.judged is None else self.judged.rq.labels.top,
+            trec_eval_version=self.trec_eval_version,
+            scaled_gains=reads_scaled and self.needs_scaled_gains,
+        )
 
     def gain_exponents(self, max_labels, query_sizes):
         """Per query: ``e`` such that its gains divided by ``2**e`` add up below float64's limit.
@@ -437,7 +440,8 @@ class Evaluation:
     def unlisted_relevant(self):
         """Per query: whether ``n_relevant`` counts relevant documents the list does not hold.
 
-        Needs :meth:`relevant_set_quantities` computed. All False without ``n_relevant``.
+        Needs :meth:`~.spec.PlanContext.relevant_set_quantities` computed. All False
+        without ``n_relevant``.
         """
         if self.n_relevant is None:
             return np.zeros(self.rq.n_queries, dtype=bool)
@@ -466,22 +470,12 @@ class Evaluation:
         Those of a query with a label other than 0 and 1 (its own labels,
         whatever the other queries' are), or of every query where
         :meth:`unlisted_gain` is None. Needs
-        ``relevant_set_quantities(ideal=True)`` computed.
+        ``PlanContext.relevant_set_quantities(ideal=True)`` computed.
         """
         unlisted = self.unlisted_relevant()
         if not unlisted.any() or self.unlisted_gain(function) is None:
             return unlisted
         return unlisted & (self.value(quantities.GradedInList()) > 0)
-
-    def relevant_set_quantities(self, ideal=False):
-        """What :meth:`unlisted_relevant` reads (``ideal``: and :meth:`unknown_grades`).
-
-        None without ``n_relevant``.
-        """
-        if self.n_relevant is None:
-            return ()
-        relevant = quantities.RelevantInList(self.relevance_level)
-        return (relevant, quantities.GradedInList()) if ideal else (relevant,)
 
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given.

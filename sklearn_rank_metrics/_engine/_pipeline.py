@@ -8,12 +8,11 @@ each metric into a :class:`~._results.QueryResults`.
 
 import math
 from concurrent.futures import Future
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
-from ._definitions import MetricDefinition, check_bounded
-from ._evaluation import Evaluation, exact_level
+from ._evaluation import Evaluation
 from .prepare._labels import code_labels
 from ._params import PARAMETERS
 from ._results import QueryResults, finish
@@ -21,6 +20,7 @@ from .prepare._segments import RankedQueries
 from .prepare._sort import argsort_scores, rank_order
 from ._threads import call_threads
 from .prepare._validation import check_n_relevant, check_ranking_input
+from .spec import CurveRequests, check_bounded, exact_level
 
 # Chunks of queries hold at most this many documents (fewer for smaller
 # inputs, so that one chunk per thread in flight stays a small fraction of
@@ -36,54 +36,6 @@ def chunk_rows(n_documents, n_threads):
         return _MAX_CHUNK_ROWS
     per_chunk = n_documents // (_CHUNKS_PER_THREAD * n_threads)
     return max(_MIN_CHUNK_ROWS, min(_MAX_CHUNK_ROWS, per_chunk))
-
-
-@dataclass(frozen=True)
-class Request:
-    """One metric to compute: the name its results carry, its definition, its cutoff.
-
-    ``level`` is the relevance level this measure alone uses (``P(rel=2)@5``,
-    trec_eval's ``-l``), None for the call's ``relevance_level``. ``options``
-    holds the measure's own parameters as sorted ``(name, value)`` pairs
-    (RBP's persistence, ERR's maximum grade, ...), hashable like the rest.
-    """
-
-    name: str
-    definition: MetricDefinition
-    k: int | None = None
-    level: float | None = None
-    options: tuple = ()
-
-    def option(self, name, default=None):
-        """The value of the measure parameter ``name``, or ``default``."""
-        return dict(self.options).get(name, default)
-
-
-@dataclass(frozen=True)
-class CurveRequests:
-    """The requests of a metric@k curve, ``k = 1 .. k_max``, made once the curve's end is known.
-
-    :func:`evaluate_requests` (with ``curve=k_max``) asks for those up to
-    the cutoff beyond which nothing but k itself changes (see
-    :meth:`~._evaluation.Evaluation.curve_end`), so that a huge ``k_max``
-    over short lists costs what the lists cost, for every metric (the
-    caller says so where a metric that divides by k would go on falling
-    beyond that end). Iterating gives the curve's first request, what a
-    call's options (its gain) are read from.
-    """
-
-    definition: MetricDefinition
-    k_max: int
-
-    def up_to(self, end):
-        """The requests at ``k = 1 .. min(k_max, end)``."""
-        name = self.definition.name
-        return [
-            Request(f"{name}@{k}", self.definition, k) for k in range(1, min(self.k_max, end) + 1)
-        ]
-
-    def __iter__(self):
-        return iter(self.up_to(1))
 
 
 def _size(values):
@@ -222,11 +174,9 @@ def evaluate_requests(
         )
         if isinstance(requests, CurveRequests):
             requests = requests.up_to(evaluation.curve_end())
-        quantities = [
-            quantity
-            for request in requests
-            for quantity in request.definition.computation.needs(evaluation, request)
-        ]
+        plan = evaluation.plan_context(requests)
+        needed = [request.definition.computation.needs(request, plan) for request in requests]
+        quantities = [quantity for needs in needed for quantity in needs]
         evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
         evaluation.compute(quantities)
         # Codes number the queries in whatever order factorizing found cheapest;
@@ -245,8 +195,10 @@ def evaluate_requests(
                 codes = query_ids[rows]  # a placeholder's code, past the names, is never NaN
                 return query_names[codes[codes < query_names.shape[0]]]
 
-        for request in requests:
-            values = request.definition.computation.finalize(evaluation, request)
+        for request, needs in zip(requests, needed):
+            values = request.definition.computation.finalize(
+                request, plan, [evaluation.value(quantity) for quantity in needs], evaluation
+            )
             result = finish(request.name, values, no_relevant, order,
                             request.definition.aggregate, trec_names)  # fmt: skip
             if reduce is None:

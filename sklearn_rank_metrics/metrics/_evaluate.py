@@ -1,8 +1,8 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._names import call_gain, name_requests
 from .._engine._params import check_parameters
 from .._engine._pipeline import evaluate_requests
+from .._engine.spec import call_gain, name_requests
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 

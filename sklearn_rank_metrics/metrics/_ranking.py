@@ -15,9 +15,9 @@ the options specific to a function (``gain``, ``level``, ``method``), then
 
 import numpy as np
 
-from .._engine._definitions import METRICS, check_bounded
 from .._engine._params import check_parameters
-from .._engine._pipeline import Request, evaluate_requests
+from .._engine._pipeline import evaluate_requests
+from .._engine.spec import METRICS, Request, check_bounded
 
 
 # Data arguments, validated with the arrays; every other keyword is an

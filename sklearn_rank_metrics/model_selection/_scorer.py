@@ -19,8 +19,8 @@ from sklearn.metrics._scorer import _BaseScorer
 from sklearn.utils.metadata_routing import UNCHANGED, MetadataRequest
 
 from .. import metrics as _metrics
-from .._engine._names import parse_name, resolve_request
 from .._engine._params import check_parameters
+from .._engine.spec import parse_name, resolve_request
 from ..metrics._ranking import check_options
 from ._fit_arguments import final_step
 from ._response import call_method, ranking_scores

@@ -9,10 +9,10 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._engine._definitions import ALIASES, METRICS
 from .._engine._params import check_parameters
-from .._engine._pipeline import CurveRequests, evaluate_requests
+from .._engine._pipeline import evaluate_requests
 from .._engine._warnings import warn_caller
+from .._engine.spec import ALIASES, METRICS, CurveRequests
 from ..model_selection._response import ranking_scores
 from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
 

@@ -66,7 +66,8 @@ class Column:
 
 
 def _column(spec, evaluated=None):
-    from .._engine._names import TREC_MEASURES, resolve_request
+    from .._engine.spec import resolve_request
+    from .._engine.spec._trec_names import TREC_MEASURES
 
     # Evaluated from the spec itself, not its name: trec_eval's bare ``rbp``
     # is not the package's ``rbp``.
@@ -95,15 +96,8 @@ def trec_columns(measure_args):
     it with the parameters of the first ``-m`` that gives it some (else its
     defaults). Any other argument is one measure name in any syntax.
     """
-    from .._engine._names import (
-        TREC,
-        TREC_MEASURES,
-        TREC_SETS,
-        expand_trec,
-        offered,
-        parse_name,
-        trec_key,
-    )
+    from .._engine.spec._names import expand_trec, parse_name, trec_key
+    from .._engine.spec._trec_names import TREC, TREC_MEASURES, TREC_SETS, offered
 
     marked, explicit, params, extras = set(), set(), {}, []
     for argument in measure_args or ["official"]:

@@ -19,7 +19,6 @@ import numpy as np
 
 from .._engine.prepare._arrays import BLOCK, run_starts
 from .._engine._judgments import NOT_JUDGED, Judgments
-from .._engine._names import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._results import queries_taken, trec_means
@@ -27,6 +26,7 @@ from .._engine.prepare._segments import segment_ranks
 from .._engine.prepare._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
 from .._engine.prepare._validation import plain
 from .._engine._warnings import warn_caller
+from .._engine.spec import call_gain
 from ..metrics._evaluate import requests_for
 from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
 from ._files import import_pandas, read_bytes
