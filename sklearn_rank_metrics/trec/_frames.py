@@ -60,10 +60,13 @@ def join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10", data=(Non
     run, run_name = _frame(pd, run, RUN, read_trec_run, data[1])
     has_name = "run_name" in run.columns and len(run)
     last_name = str(run["run_name"].iloc[-1]) if has_name else ""  # of the uncut run
+    run_codes = None  # the run's query codes: coded once, here or in _joint_codes
     if max_docs is not None and len(run) > 1:
-        run = _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version)
+        run_codes = frame_query_codes(pd, _strings(pd, run, "query_id", run_name))
+        run, run_codes = _top_of_each_query(pd, run, run_name, run_codes, max_docs,
+                                            trec_eval_version)  # fmt: skip
     query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
-        pd, run, qrels, run_name, qrels_name
+        pd, run, qrels, run_name, qrels_name, run_codes
     )
     grades = _numbers(pd, qrels, "relevance", qrels_name, integers=True)
     labels = _run_labels(run_keys, judged_keys, grades)
@@ -81,29 +84,42 @@ def join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10", data=(Non
     )
 
 
-def _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version):
-    """The run's lines in the top ``max_docs`` of their query, if it repeats a pair (else the run).
+def _top_of_each_query(pd, run, run_name, run_codes, max_docs, trec_eval_version):
+    """``(run, run_codes)``: the lines in the top ``max_docs`` of their query, if a pair repeats.
 
     trec_eval ranks a query's lines by score, then document id, both
     descending, keeps the first ``-M`` of them, and only then checks that
-    no document appears twice.
+    no document appears twice. ``run_codes``: ``(codes, ids)`` of the run's
+    query ids (:func:`~._queries.frame_query_codes`), which rank the lines
+    of each query together; returned for the lines kept, numbered again in
+    their order of appearance there (as coding the cut run would number them).
     """
-    queries = _strings(pd, run, "query_id", run_name)
+    codes, ids = run_codes
     docs = _strings(pd, run, "doc_id", run_name)
-    if not pd.DataFrame({"q": queries, "d": docs}).duplicated().any():
-        return run
+    if not pd.DataFrame({"q": codes, "d": docs.to_numpy()}).duplicated().any():
+        return run, run_codes
     scores = run["score"].to_numpy(dtype=np.float64)
     if trec_eval_version == "9":
         scores = single_precision(scores)
     ranked = pd.DataFrame(
-        {"q": queries.to_numpy(), "s": scores, "d": docs.to_numpy()}
+        {"q": codes, "s": scores, "d": docs.to_numpy()}
     ).sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
-    kept = ranked.index.to_numpy()[ranked.groupby("q", sort=False).cumcount().to_numpy() < max_docs]
-    return run.iloc[np.sort(kept)]
+    queries = ranked["q"].to_numpy()
+    rank = np.arange(queries.shape[0]) - np.searchsorted(queries, queries, side="left")
+    kept = np.sort(ranked.index.to_numpy()[rank < max_docs])
+    # Every query keeps a line (max_docs >= 1): renumber by first appearance.
+    present, first = np.unique(codes[kept], return_index=True)
+    appearing = present[np.argsort(first)]
+    renumber = np.empty(max(len(ids), 1), dtype=np.intp)
+    renumber[appearing] = np.arange(appearing.shape[0])
+    return run.iloc[kept], (renumber[codes[kept]], ids[appearing])
 
 
-def _joint_codes(pd, run, qrels, run_name, qrels_name):
+def _joint_codes(pd, run, qrels, run_name, qrels_name, run_codes=None):
     """Codes of both files' ids, each (query, document) pair checked to appear once.
+
+    ``run_codes``: ``(codes, ids)`` of the run's query ids where coded
+    already (None: coded here).
 
     Returns ``(query_ids, run_queries, run_keys, judged_queries,
     judged_keys)``: the sorted query ids (the order trec_eval prints), the
@@ -123,7 +139,9 @@ def _joint_codes(pd, run, qrels, run_name, qrels_name):
     n_docs = max(len(doc_ids), 1)
     judged_queries, judged_ids = frame_query_codes(pd, _strings(pd, qrels, "query_id", qrels_name))
     check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
-    run_queries, run_ids = frame_query_codes(pd, _strings(pd, run, "query_id", run_name))
+    if run_codes is None:
+        run_codes = frame_query_codes(pd, _strings(pd, run, "query_id", run_name))
+    run_queries, run_ids = run_codes
     check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
     query_ids, run_queries, judged_queries = joint_query_codes(
         run_queries, run_ids, judged_queries, judged_ids
