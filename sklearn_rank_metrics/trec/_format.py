@@ -28,49 +28,46 @@ STRING, INTEGER, NUMBER = str, np.int64, np.float64
 
 
 class Format(NamedTuple):
-    """One TREC file format: its fields by name, the columns kept and their dtypes."""
+    """One TREC file format: its fields by name, the columns kept and their dtypes.
+
+    Made by :func:`_format`, which derives the last three from ``fields`` and
+    ``dtypes``, so that the readers' loops read them as plain tuples.
+    """
 
     kind: str  # "run" or "qrels", for messages
     fields: tuple  # the name of each field of a line, in order
     dtypes: dict  # {column: dtype} of the kept fields, in the DataFrame's column order
     exact: bool  # exactly len(fields) fields a line (else at least)
     evaluated: tuple  # the columns evaluate_run needs of a DataFrame
+    columns: tuple  # (field index, column name) of the kept fields, in column order
+    integers: tuple  # the indexes of the fields that hold integers (read as float64, then int64)
+    numbers: tuple  # the indexes of the fields that hold other numbers (float64)
 
     def index(self, name):
         """The position of the field ``name`` in a line."""
         return self.fields.index(name)
 
-    @property
-    def columns(self):
-        """``(field index, column name)`` of the kept fields, in column order."""
-        return tuple((self.fields.index(name), name) for name in self.dtypes)
 
-    @property
-    def integers(self):
-        """The indexes of the fields that hold integers (read as float64, then int64)."""
-        return self._indexes(INTEGER)
-
-    @property
-    def numbers(self):
-        """The indexes of the fields that hold other numbers (float64)."""
-        return self._indexes(NUMBER)
-
-    def _indexes(self, dtype):
-        return tuple(index for index, name in self.columns if self.dtypes[name] is dtype)
+def _format(kind, fields, dtypes, *, exact, evaluated):
+    columns = tuple((fields.index(name), name) for name in dtypes)
+    return Format(
+        kind, fields, dtypes, exact, evaluated, columns,
+        integers=tuple(index for index, name in columns if dtypes[name] is INTEGER),
+        numbers=tuple(index for index, name in columns if dtypes[name] is NUMBER),
+    )  # fmt: skip
 
 
-RUN = Format(
-    kind="run",
-    fields=("query_id", "iteration", "doc_id", "rank", "score", "run_name"),
-    dtypes={"query_id": STRING, "doc_id": STRING, "score": NUMBER, "rank": INTEGER,
-            "run_name": STRING},
+RUN = _format(
+    "run",
+    ("query_id", "iteration", "doc_id", "rank", "score", "run_name"),
+    {"query_id": STRING, "doc_id": STRING, "score": NUMBER, "rank": INTEGER, "run_name": STRING},
     exact=False,
     evaluated=("query_id", "doc_id", "score"),
-)  # fmt: skip
-QRELS = Format(
-    kind="qrels",
-    fields=("query_id", "iteration", "doc_id", "relevance"),
-    dtypes={"query_id": STRING, "doc_id": STRING, "relevance": INTEGER},
+)
+QRELS = _format(
+    "qrels",
+    ("query_id", "iteration", "doc_id", "relevance"),
+    {"query_id": STRING, "doc_id": STRING, "relevance": INTEGER},
     exact=True,
     evaluated=("query_id", "doc_id", "relevance"),
 )
