@@ -66,13 +66,10 @@ def read_table(modules, data, fmt, fields, pool, name=None):
         normalized = helper.submit(normalize, data, name)
         if normalized.done() and normalized.result() is not data:
             return read_table(modules, normalized.result(), fmt, fields, pool)
-    delimiter = _delimiter(data)
+    delimiter, table = _delimiter(data), None
     if delimiter is not None:
         tokens = helper.submit(_token_count, data, delimiter)
-        try:
-            table = _parse(modules, data, fmt, fields, delimiter, pool is not None)
-        except NeedsDataFramePath:
-            table = None  # the bytes may need normalizing first, or hold a NUL byte
+        table = _parse(modules, data, fmt, fields, delimiter, pool is not None)
     if name is not None and normalized.result() is not data:
         return read_table(modules, normalized.result(), fmt, fields, pool)
     if delimiter is None:
@@ -113,7 +110,10 @@ def _delimiter(data):
 
 
 def _parse(modules, data, fmt, fields, delimiter, use_threads):
-    """pyarrow's CSV reader on ``data``; :class:`NeedsDataFramePath` where it refuses a line.
+    """pyarrow's CSV reader on ``data``, or None where it refuses a line.
+
+    The caller decides: bytes that need normalizing are parsed again, others
+    go to pandas.
 
     ``use_threads``: on Arrow's own thread pool (as many threads as CPUs).
     """
@@ -141,8 +141,8 @@ def _parse(modules, data, fmt, fields, delimiter, use_threads):
                 quoted_strings_can_be_null=False,
             ),
         )
-    except pa.ArrowException as exc:  # a line of another number of fields, a field not a number
-        raise NeedsDataFramePath(f"pyarrow's reader refused a line: {exc}") from None
+    except pa.ArrowException:
+        return None  # a line of another number of fields, a field not a number, ...
 
 
 def _token_count(data, delimiter):

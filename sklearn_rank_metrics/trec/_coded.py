@@ -36,6 +36,7 @@ from ._files import last_line_field, read_bytes
 from ._format import QRELS, RUN, NeedsDataFramePath
 from ._join import GroupedFile, StringRows, match_pairs, pairs_appear_once
 from ._joined import JoinedRun, judged_labels
+from ._order import take
 from ._queries import arrow_query_codes, joint_query_codes
 
 
@@ -72,7 +73,7 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
     # The join needs each file grouped by query, the qrels' queries in the
     # run's order: most files are; others are reordered first.
     run_order = None if run_grouped else np.argsort(run_queries, kind="stable")
-    grouped_queries = _take(run_queries, run_order)
+    grouped_queries = take(run_queries, run_order)
     sequence = _query_sequence(grouped_queries, judged_queries, judged_grouped, query_ids.shape[0])
     if sequence is None:
         sequence, judged_order = _run_first_sequence(grouped_queries, judged_queries)
@@ -111,13 +112,9 @@ def pairs_appear_once_in_columns(query_ids, doc_ids, pool, n_threads):
     _, pc, _ = pyarrow_modules(False)
     codes, _, grouped = arrow_query_codes(pc, query_ids)
     order = None if grouped else np.argsort(codes, kind="stable")
-    codes = _take(codes, order)
+    codes = take(codes, order)
     file = _grouped_file(codes, codes[run_starts(codes)], take_strings(pc, doc_ids, order))
     return pairs_appear_once(file, pool, n_threads)
-
-
-def _take(values, order):
-    return values if order is None else values[order]
 
 
 def _grouped_file(queries, sequence, docs):
