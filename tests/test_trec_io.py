@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 pd = pytest.importorskip("pandas")
 
 from sklearn_rank_metrics.trec import read_trec_qrels, read_trec_run, write_trec_run  # noqa: E402
-from sklearn_rank_metrics.trec._arrow import read_arrow_columns, read_with_pyarrow  # noqa: E402
-from sklearn_rank_metrics.trec._read import QRELS, RUN  # noqa: E402
+from sklearn_rank_metrics.trec._arrow import read_arrow_columns  # noqa: E402
+from sklearn_rank_metrics.trec._format import QRELS, RUN, NeedsDataFramePath  # noqa: E402
+from sklearn_rank_metrics.trec._read import read_with_pyarrow  # noqa: E402
 
 try:
     import pyarrow  # noqa: F401
@@ -283,12 +284,16 @@ def test_pyarrow_reads_single_separator_files_only():
         b"q  Q0 5 1.5 r\n",  # five fields; to pyarrow, six of the right types, one empty
         b"q Q0 d 1 1.5 \n",  # five fields, the empty sixth one never materialized
     ]:
-        assert read_with_pyarrow(data, RUN, required=True)[0] is None
-        assert read_arrow_columns(data, RUN, "run.txt", None) is None
-    assert read_arrow_columns(b"q  d 1\n", QRELS, "qrels.txt", None) is None  # empty iteration
+        with pytest.raises(NeedsDataFramePath):
+            read_with_pyarrow(data, RUN, required=True)
+        with pytest.raises(NeedsDataFramePath):
+            read_arrow_columns(data, RUN, "run.txt", None)
+    with pytest.raises(NeedsDataFramePath):  # empty iteration
+        read_arrow_columns(b"q  d 1\n", QRELS, "qrels.txt", None)
     assert read_arrow_columns(b"q 0 d 1\n", QRELS, "qrels.txt", None) is not None
     # Extra fields: pandas reads the file.
-    assert read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True)[0] is None
+    with pytest.raises(NeedsDataFramePath):
+        read_with_pyarrow(b"q Q0 d 1 1.5 r x\n", RUN, required=True)
 
 
 @pytest.mark.skipif(HAS_PYARROW, reason="pyarrow is installed")

@@ -4,26 +4,33 @@ pyarrow splits on one delimiter character, so its table is used only for files
 whose fields are separated by single spaces or single tabs, each line holding
 exactly as many fields as the format names, none empty (counted on the bytes:
 fields no caller needs are split but never materialized); the values are
-checked as pandas' are, and on any doubt the file is read again with pandas,
-so the two paths give the same values and the same errors.
+checked as pandas' are, and on any doubt :class:`~._format.NeedsDataFramePath`
+sends the file to pandas, so the two paths give the same values and the same
+errors.
 
-:func:`read_with_pyarrow` gives the DataFrame of :func:`~._read.read_trec_run`
-and :func:`~._read.read_trec_qrels`; :func:`read_arrow_columns` gives
-:func:`~._evaluate.evaluate_run` the fields it needs as Arrow and NumPy arrays,
-with no Python object per line.
+:func:`read_table` gives the readers (:mod:`._read`) pyarrow's table of a
+file; :func:`read_arrow_columns` gives the join on codes (:mod:`._coded`) the
+fields ``evaluate_run`` needs as Arrow and NumPy arrays, with no Python object
+per line. :func:`numpy_values`, :func:`arrow_positions` and
+:func:`take_strings` move arrays between Arrow and NumPy without pandas.
 """
 
 from concurrent.futures import Future
 
 import numpy as np
 
-from .._engine._threads import call_threads
 from ._files import contains, normalize
+from ._format import NeedsDataFramePath, valid_values
 
 
-def _pyarrow(required):
-    """``(pyarrow, pyarrow.compute, pyarrow.csv)``, or None when pyarrow is not installed."""
+def pyarrow_modules(required):
+    """``(pyarrow, pyarrow.compute, pyarrow.csv)``; pyarrow is optional.
+
+    Without pyarrow: an ImportError naming the extra where it is
+    ``required`` (``engine="pyarrow"``), else :class:`NeedsDataFramePath`.
+    """
     try:
+        # Imported on first use: pyarrow is an optional dependency.
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyarrow import csv
@@ -32,20 +39,20 @@ def _pyarrow(required):
             raise ImportError(
                 "engine='pyarrow' needs pyarrow: pip install 'sklearn-rank-metrics[trec]'."
             ) from exc
-        return None
+        raise NeedsDataFramePath("pyarrow is not installed") from exc
     return pa, pc, csv
 
 
-def _read_table(modules, data, fmt, fields, pool, name=None):
-    """pyarrow's table of the ``fields`` of ``fmt`` (indexes), or None where pandas must read.
+def read_table(modules, data, fmt, fields, pool, name=None):
+    """pyarrow's table of the ``fields`` of ``fmt`` (indexes).
 
     Strings are ``string`` (UTF-8, checked), numbers float64, integers too
     (as pandas reads them: pyarrow's integer parser would take ``0x10`` for
-    16; the caller checks they are integers); a line of another number of
+    16; the caller checks they are integers). A line of another number of
     fields, a field pyarrow cannot convert, or an empty field anywhere
     (two delimiters in a row, one at a line's start or end, which pandas'
-    whitespace separator reads otherwise) gives None. Fields not asked for
-    are split but never converted or copied.
+    whitespace separator reads otherwise) raises :class:`NeedsDataFramePath`.
+    Fields not asked for are split but never converted or copied.
 
     With ``name`` (the file's), ``data`` are the bytes as read: most files
     need no :func:`~._files.normalize`, which is checked on a helper thread
@@ -58,17 +65,21 @@ def _read_table(modules, data, fmt, fields, pool, name=None):
     if name is not None:
         normalized = helper.submit(normalize, data, name)
         if normalized.done() and normalized.result() is not data:
-            return _read_table(modules, normalized.result(), fmt, fields, pool)
-    delimiter = _delimiter(data)
+            return read_table(modules, normalized.result(), fmt, fields, pool)
+    delimiter, table = _delimiter(data), None
     if delimiter is not None:
         tokens = helper.submit(_token_count, data, delimiter)
         table = _parse(modules, data, fmt, fields, delimiter, pool is not None)
     if name is not None and normalized.result() is not data:
-        return _read_table(modules, normalized.result(), fmt, fields, pool)
+        return read_table(modules, normalized.result(), fmt, fields, pool)
+    if delimiter is None:
+        raise NeedsDataFramePath("the fields are not separated by single spaces or tabs")
+    if table is None:
+        raise NeedsDataFramePath("pyarrow's reader refused a line")
     # Every row has len(fmt.fields) fields: as many tokens exactly when none
     # is empty (and none when the other whitespace character appears).
-    if delimiter is None or table is None or tokens.result() != len(fmt.fields) * table.num_rows:
-        return None
+    if tokens.result() != len(fmt.fields) * table.num_rows:
+        raise NeedsDataFramePath("a line has an empty field, or both spaces and tabs")
     return table
 
 
@@ -100,6 +111,9 @@ def _delimiter(data):
 
 def _parse(modules, data, fmt, fields, delimiter, use_threads):
     """pyarrow's CSV reader on ``data``, or None where it refuses a line.
+
+    The caller decides: bytes that need normalizing are parsed again, others
+    go to pandas.
 
     ``use_threads``: on Arrow's own thread pool (as many threads as CPUs).
     """
@@ -188,7 +202,7 @@ def numpy_values(array):
 
 
 def _numpy_type(arrow_type):
-    import pyarrow as pa
+    import pyarrow as pa  # optional: only Arrow arrays, made by pyarrow, come here
 
     if pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type):
         return object
@@ -197,61 +211,29 @@ def _numpy_type(arrow_type):
     return np.dtype(arrow_type.to_pandas_dtype()).type
 
 
-def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
-    """``(frame, unique)``: a DataFrame of the fields by position, or None where pandas must read.
-
-    ``unique``: with ``check_pairs``, whether every (query, document) pair
-    is known to appear once (checked on the Arrow columns, a block of
-    queries at a time); False leaves the check to the caller.
-    """
-    # The join's blocks (imported here: the join reads its files with this module).
-    from ._coded import pairs_appear_once_in_columns
-
-    modules = _pyarrow(required)
-    if modules is None:
-        return None, False
-    with call_threads(len(data) // 50) as (pool, n_threads):  # lines: about 50 bytes each
-        table = _read_table(modules, data, fmt, [field for field, _ in fmt.columns], pool)
-        if table is None:
-            return None, False
-        unique = check_pairs and table.num_rows > 0 and pairs_appear_once_in_columns(
-            table[_field(fmt, "query_id")], table[_field(fmt, "doc_id")], pool, n_threads
-        )
-    frame = table.to_pandas()
-    frame.columns = [int(name) for name in frame.columns]
-    return frame, unique
-
-
-def _field(fmt, name):
-    """The column name of a field in pyarrow's table: its index."""
-    return str(fmt.fields.index(name))
-
-
 def read_arrow_columns(data, fmt, name, pool):
-    """``{column: values}`` of the columns ``evaluate_run`` needs, or None where pandas must read.
+    """``{column: values}`` of the columns ``evaluate_run`` needs.
 
     ``data``: the bytes of the file ``name`` as read (normalized here where
     they need it); ``pool``: the call's threads (None for one). The ids stay
     Arrow string arrays (chunked, no Python object per line); numbers are
     NumPy arrays, integers int64. Every value is checked as
     :func:`~._read.read_table` checks pandas' (integers up to 2**53, finite
-    numbers), chunk by chunk; None sends the file to that reader, which
-    reads it or names its first malformed line.
+    numbers), chunk by chunk; :class:`NeedsDataFramePath` sends the file to
+    that reader, which reads it or names its first malformed line.
     """
-    from ._read import valid_values
-
-    modules = _pyarrow(False)
-    if modules is None or not data:
-        return None
+    modules = pyarrow_modules(False)
+    if not data:
+        raise NeedsDataFramePath("the file is empty")
     numbered = (*fmt.integers, *fmt.numbers)
     fields = [field for field, column in fmt.columns if column in fmt.evaluated or field in numbered]
-    table = _read_table(modules, data, fmt, fields, pool, name)
-    if table is None or not table.num_rows:
-        return None
+    table = read_table(modules, data, fmt, fields, pool, name)
+    if not table.num_rows:
+        raise NeedsDataFramePath("the file has no line")
     for field in numbered:  # the rank too, which the caller does not get
         for chunk in table[str(field)].chunks:
             if not valid_values(numpy_values(chunk), field in fmt.integers):
-                return None
+                raise NeedsDataFramePath(f"a {fmt.fields[field]} is not a valid number")
     columns = {}
     for field, column in fmt.columns:
         if column not in fmt.evaluated:
@@ -263,3 +245,20 @@ def read_arrow_columns(data, fmt, name, pool):
             )
         columns[column] = values
     return columns
+
+
+def take_strings(pc, column, order):
+    """``column[order]`` of an Arrow column, ``order`` a NumPy array of positions (or None)."""
+    return column if order is None else pc.take(column, arrow_positions(order))
+
+
+def arrow_positions(positions):
+    """A NumPy array of positions as an Arrow int64 array, sharing its memory.
+
+    Handed a NumPy array, pyarrow imports pandas (to check whether it is a
+    pandas object): half a second that the ``rank-eval`` command does not pay.
+    """
+    import pyarrow as pa  # optional: only the Arrow path, which has it, comes here
+
+    positions = np.ascontiguousarray(positions, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), positions.shape[0], [None, pa.py_buffer(positions)])

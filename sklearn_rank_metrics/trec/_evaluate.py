@@ -4,12 +4,14 @@ The run and the qrels are joined without a Python loop: query ids are
 coded jointly (codes in sorted-id order, the order trec_eval prints), each
 (query, document) pair of the run is found among the judged ones, and each
 retrieved document gets trec_eval's label (its grade, or a negative code when
-it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`). Two
-files are joined on Arrow arrays with no Python object per line
-(:mod:`._coded`); DataFrames, and files that path leaves to pandas, by
-factorizing the ids (:func:`_join_frames`). The engine then ranks the run
-once and takes R, the ideal DCG and every other total from the judged
-documents.
+it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`), in a
+:class:`~._joined.JoinedRun`. Two files are joined on Arrow arrays with no
+Python object per line (:mod:`._coded`); DataFrames, and files that path
+leaves to pandas (:class:`~._format.NeedsDataFramePath`, caught in
+:func:`join_run`), by factorizing the ids (:mod:`._frames`). The rows are put
+in trec_eval's order where it matters (:mod:`._order`); the engine then ranks
+the run once and takes R, the ideal DCG and every other total from the
+judged documents.
 """
 
 import os
@@ -17,32 +19,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._engine.prepare._arrays import BLOCK, run_starts
 from .._engine._judgments import NOT_JUDGED, Judgments
+from .._engine.quantities import rounded_half_away
+from .._engine.spec import call_gain
 from .._engine._params import PARAMETERS, check_parameters
 from .._engine._pipeline import evaluate_requests
-from .._engine._results import queries_taken, trec_means
-from .._engine.prepare._segments import segment_ranks
-from .._engine.prepare._sort import descending, merged_by_rounding, ranked_runs, tied_neighbours
+from .._engine._results import queries_taken, trec_means, values_replaced
 from .._engine.prepare._validation import plain
-from .._engine._warnings import warn_caller
-from .._engine.spec import call_gain
+from .._engine._warnings import undefined_metric_warning, warn_caller
 from ..metrics._evaluate import requests_for
-from ._coded import JoinedRun, joint_query_codes, judged_labels, read_joined
+from ._coded import read_joined
 from ._files import import_pandas, read_bytes
-from ._read import (
-    QRELS,
-    RUN,
-    check_pairs,
-    first_missing,
-    hashable,
-    number_problem,
-    query_codes,
-    read_table,
-    read_trec_qrels,
-    read_trec_run,
-    valid_values,
-)
+from ._format import NeedsDataFramePath
+from ._frames import join_frames
+from ._order import take, trec_eval_ranking, within
 
 DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
 
@@ -333,26 +323,28 @@ def check_options(
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
-    """The :class:`~._coded.JoinedRun` of the qrels and the run, paths or DataFrames.
+    """The :class:`~._joined.JoinedRun` of the qrels and the run, paths or DataFrames.
 
     Two paths are joined on Arrow arrays where pyarrow reads the files
     (:func:`~._coded.read_joined`), else read into DataFrames and joined
-    there, with the readers' checks and errors. With ``max_docs``, a
+    there (where the Arrow path raises :class:`~._format.NeedsDataFramePath`),
+    with the readers' checks and errors. With ``max_docs``, a
     document repeated in a query is an error only within the query's top
     ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
     pair is cut there first.
     """
-    joined, data = None, (None, None)
+    data = (None, None)
     if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
         # Each file is read once: where the DataFrame path must decide, it
         # parses the same bytes (a file changed between two reads would join
         # two versions of it).
         data = (read_bytes(qrels), read_bytes(run))
-        joined = read_joined(qrels, run, data=data)  # no pandas import where pyarrow reads both
-    if joined is None:
-        pd = import_pandas("evaluate_run")
-        joined = _join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
-    return joined
+        try:
+            return read_joined(qrels, run, data=data)  # no pandas import where pyarrow reads both
+        except NeedsDataFramePath:
+            pass  # pandas reads the files, names a malformed line or a repeated pair
+    pd = import_pandas("evaluate_run")
+    return join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
 
 
 def evaluate_joined(
@@ -367,8 +359,8 @@ def evaluate_joined(
     list of its returns. ``spelling`` names the options in warnings and
     errors (:data:`COMMAND`: ``rank-eval``'s flags).
     """
-    query_ids, run_queries, judged_queries, grades, labels, scores, doc_ids, _ = joined
-    del joined
+    query_ids, run_queries = joined.query_ids, joined.run_queries
+    judged_queries, grades = joined.judged_queries, joined.grades
     n_queries = query_ids.shape[0]
     judged = _present(judged_queries, n_queries)
     # The queries of the run with judgments, and the run rows evaluated, in
@@ -376,17 +368,9 @@ def evaluate_joined(
     ranked, rows = _judged_query_rows(
         run_queries, judged, query_ids, missing_queries == "zero", spelling
     )
-    if ties == "trec_eval" or max_docs is not None:
-        trec_scores = _trec_eval_scores(scores, run_queries, query_ids, trec_eval_version)
-        in_order = _in_trec_eval_order(_take(run_queries, rows), _take(trec_scores, rows))
-        rows = _trec_eval_order(doc_ids, run_queries, trec_scores, labels, rows, in_order)
-    if max_docs is not None:
-        first = _first_per_query(
-            _take(run_queries, rows), _take(trec_scores, rows), max_docs, in_order
-        )
-        rows = _within(rows, first)
-    if ties == "trec_eval":
-        scores = trec_scores
+    rows, labels, scores = trec_eval_ranking(
+        joined, rows, ties=ties, max_docs=max_docs, trec_eval_version=trec_eval_version
+    )
     # Queries evaluated whatever is left of their ranking: every judged query
     # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
     if missing_queries == "zero":
@@ -395,8 +379,8 @@ def evaluate_joined(
         empty_queries = ranked
         _warn_unranked(judged, ranked, query_ids, spelling)
     if judged_only:
-        rows = _within(rows, np.flatnonzero(_take(labels, rows) >= 0))
-    labels, scores, queries = _take(labels, rows), _take(scores, rows), _take(run_queries, rows)
+        rows = within(rows, np.flatnonzero(take(labels, rows) >= 0))
+    labels, scores, queries = take(labels, rows), take(scores, rows), take(run_queries, rows)
     # Each query's documents evaluated, where an empty ranking may leave values behind.
     leftovers = curve is None and (judged_only or missing_queries == "zero")
     n_ranked = np.bincount(queries, minlength=n_queries) if leftovers else None
@@ -466,10 +450,6 @@ def _leftover_values(
       parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
       ``p + (1 - p)`` (trec_eval.c).
     """
-    from .._engine.quantities import rounded_half_away
-    from .._engine._results import values_replaced
-    from .._engine._warnings import undefined_metric_warning
-
     empty = n_ranked == 0
     if not empty.any():
         return results
@@ -516,223 +496,6 @@ def _leftover_values(
     return values_replaced(results, replaced, f"0 / 0: no document left by {spelling.judged_only}")
 
 
-def _frame(pd, given, fmt, read, data=None):
-    """``(frame, name)``: the qrels or run as a DataFrame, read from a path or checked.
-
-    ``data``: the bytes of the path ``given``, where read already.
-
-    Its (query_id, doc_id) pairs are checked to appear once by
-    :func:`_joint_codes`, on the codes the join needs anyway.
-    """
-    if isinstance(given, (str, os.PathLike)):
-        frame = read_table(given, fmt, "auto", read.__name__, check=False, data=data)
-        return frame, os.fspath(given)
-    if not isinstance(given, pd.DataFrame):
-        raise TypeError(
-            f"evaluate_run: the {fmt.kind} must be a path or a pandas DataFrame, got "
-            f"{type(given).__name__}."
-        )
-    needed = [column for column in fmt.evaluated if column not in given.columns]
-    if needed:
-        raise ValueError(
-            f"evaluate_run: the {fmt.kind} DataFrame has no column {', '.join(map(repr, needed))}; "
-            f"it needs {', '.join(map(repr, fmt.evaluated))}, as "
-            f"{read.__name__} returns them."
-        )
-    return given, f"the {fmt.kind} DataFrame"
-
-
-def _join_frames(pd, qrels, run, max_docs=None, trec_eval_version="10", data=(None, None)):
-    """The :class:`JoinedRun` of the qrels and the run, DataFrames or paths read into them.
-
-    ``data``: the bytes of the two paths, where read already.
-
-    With ``max_docs``, a run that repeats a (query, document) pair is first
-    cut to the top ``max_docs`` of each query in trec_eval's order (the
-    documents ``-M`` evaluates), where a repeated pair is an error.
-    """
-    qrels, qrels_name = _frame(pd, qrels, QRELS, read_trec_qrels, data[0])
-    run, run_name = _frame(pd, run, RUN, read_trec_run, data[1])
-    has_name = "run_name" in run.columns and len(run)
-    last_name = str(run["run_name"].iloc[-1]) if has_name else ""  # of the uncut run
-    if max_docs is not None and len(run) > 1:
-        run = _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version)
-    query_ids, run_queries, run_keys, judged_queries, judged_keys = _joint_codes(
-        pd, run, qrels, run_name, qrels_name
-    )
-    grades = _numbers(pd, qrels, "relevance", qrels_name, integers=True)
-    labels = _run_labels(run_keys, judged_keys, grades)
-    scores = _numbers(pd, run, "score", run_name, integers=False)
-    doc_ids = run["doc_id"]
-    return JoinedRun(
-        query_ids,
-        run_queries,
-        judged_queries,
-        grades,
-        labels,
-        scores,
-        lambda rows: doc_ids.iloc[rows].astype(str).to_numpy(dtype=object),
-        last_name,
-    )
-
-
-def _top_of_each_query(pd, run, run_name, max_docs, trec_eval_version):
-    """The run's lines in the top ``max_docs`` of their query, if it repeats a pair (else the run).
-
-    trec_eval ranks a query's lines by score, then document id, both
-    descending, keeps the first ``-M`` of them, and only then checks that
-    no document appears twice.
-    """
-    queries = _strings(pd, run, "query_id", run_name)
-    docs = _strings(pd, run, "doc_id", run_name)
-    if not pd.DataFrame({"q": queries, "d": docs}).duplicated().any():
-        return run
-    scores = run["score"].to_numpy(dtype=np.float64)
-    if trec_eval_version == "9":
-        scores = _single_precision(scores)
-    ranked = pd.DataFrame(
-        {"q": queries.to_numpy(), "s": scores, "d": docs.to_numpy()}
-    ).sort_values(["q", "s", "d"], ascending=[True, False, False], kind="stable")
-    kept = ranked.index.to_numpy()[ranked.groupby("q", sort=False).cumcount().to_numpy() < max_docs]
-    return run.iloc[np.sort(kept)]
-
-
-def _joint_codes(pd, run, qrels, run_name, qrels_name):
-    """Codes of both files' ids, each (query, document) pair checked to appear once.
-
-    Returns ``(query_ids, run_queries, run_keys, judged_queries,
-    judged_keys)``: the sorted query ids (the order trec_eval prints), the
-    query code of every run and qrels row into them, and a key per row
-    that is equal for the same (query, document) pair in both files.
-    Document ids are hashed once, the qrels' and the run's together; query
-    ids come from runs of equal ids where a file is grouped by query (most
-    are), without hashing.
-    """
-    n_judged = len(qrels)
-    both = pd.concat(
-        [_strings(pd, qrels, "doc_id", qrels_name), _strings(pd, run, "doc_id", run_name)],
-        ignore_index=True,
-    )
-    docs, doc_ids = pd.factorize(hashable(both))
-    del both
-    n_docs = max(len(doc_ids), 1)
-    judged_queries, judged_ids = query_codes(pd, _strings(pd, qrels, "query_id", qrels_name))
-    check_pairs(qrels, QRELS, qrels_name, judged_queries, docs[:n_judged], n_docs)
-    run_queries, run_ids = query_codes(pd, _strings(pd, run, "query_id", run_name))
-    check_pairs(run, RUN, run_name, run_queries, docs[n_judged:], n_docs)
-    query_ids, run_queries, judged_queries = joint_query_codes(
-        run_queries, run_ids, judged_queries, judged_ids
-    )
-    run_keys = run_queries * np.int64(n_docs) + docs[n_judged:]
-    judged_keys = judged_queries * np.int64(n_docs) + docs[:n_judged]
-    return query_ids, run_queries, run_keys, judged_queries, judged_keys
-
-
-def _strings(pd, frame, column, name):
-    """A column of ids as strings (trec_eval compares ids as text); an error for a missing id.
-
-    String columns are taken as they are. A missing value (NaN, None, NA)
-    is no id: as text it would become a query or a document called "nan".
-    """
-    values = frame[column]
-    if not isinstance(values.dtype, pd.StringDtype) and values.dtype == object:
-        if pd.api.types.infer_dtype(values, skipna=False) == "string":
-            return values  # no missing value: infer_dtype would say "mixed"
-    row = first_missing(values)
-    if row is not None:
-        raise ValueError(
-            f"evaluate_run: {name} has no {column} at row {row} (a missing value: "
-            f"{values.iat[row]}); every row needs one. Drop such rows, e.g. with "
-            f"frame.dropna(subset=[{column!r}]), or fill them in."
-        )
-    return values if isinstance(values.dtype, pd.StringDtype) else values.astype(str)
-
-
-def _numbers(pd, frame, column, name, *, integers):
-    """The relevance grades (``integers``) or scores of a frame, as NumPy numbers, checked.
-
-    Grades must be integers up to 2**53 in magnitude, as the qrels reader
-    reads them (int64; float64 would round larger ones in gains and
-    levels); scores finite numbers, integer scores kept as integers (int64,
-    or uint64 beyond it) so that they rank exactly. An
-    error names the column and the (query_id, doc_id) pair of the first
-    value that is not, as the readers name the line.
-    """
-    values = frame[column]
-    dtype = values.dtype
-    if not isinstance(dtype, np.dtype) or dtype == object:  # pandas' own dtypes, objects
-        kind = pd.api.types.infer_dtype(values, skipna=True)
-        if kind not in ("integer", "floating", "mixed-integer-float", "boolean", "empty"):
-            raise TypeError(
-                f"evaluate_run: the {column} column of {name} holds {kind} values "
-                f"(dtype {dtype}); it must hold numbers: convert it, e.g. with "
-                f"frame[{column!r}].astype({'int' if integers else 'float'})."
-            )
-        row = first_missing(values)
-        if row is not None:
-            _raise_bad_number(frame, column, name, row, "is missing")
-        values = values.to_numpy(dtype=np.int64 if kind in ("integer", "boolean") else np.float64)
-    else:
-        values = values.to_numpy()
-    if values.dtype.kind not in "biuf":
-        raise TypeError(
-            f"evaluate_run: the {column} column of {name} has dtype {values.dtype}; it must "
-            "hold real numbers."
-        )
-    if values.dtype.kind == "b":
-        return values.astype(np.int64 if integers else np.float64)
-    if values.dtype.kind in "iu":
-        if integers:  # grades beyond 2**53 are refused, as the qrels reader refuses them
-            beyond = (values > 2**53) | (values < -(2**53))
-            if beyond.any():
-                _raise_bad_number(frame, column, name, int(np.argmax(beyond)), "is beyond 2**53")
-        if values.dtype == np.uint64 and values.max(initial=0) > np.iinfo(np.int64).max:
-            return values  # scores beyond int64, ranked exactly
-        return values.astype(np.int64)
-    values = values.astype(np.float64)
-    if not valid_values(values, integers):
-        bad = ~np.isfinite(values)
-        if integers:
-            bad |= (np.abs(values) > 2.0**53) | (values != np.rint(values))
-        _raise_bad_number(frame, column, name, int(np.argmax(bad)), values=values)
-    return values
-
-
-def _raise_bad_number(frame, column, name, row, problem=None, values=None):
-    """Raise for the ``column`` value of row ``row`` of ``frame``, naming its pair."""
-    if problem is None:
-        value = float(values[row])
-        problem = number_problem(column, repr(value), value, column == "relevance")
-    else:
-        problem = f"the {column} {problem} ({frame[column].iat[row]})"
-    fix = (
-        "relevance grades are integers, as in a qrels file (negative: judged, not relevant)"
-        if column == "relevance"
-        else "a run needs a finite score for every document"
-    )
-    raise ValueError(
-        f"evaluate_run: {name}, the pair (query_id={plain(frame['query_id'].iat[row])!r}, "
-        f"doc_id={plain(frame['doc_id'].iat[row])!r}): {problem}; {fix}."
-    )
-
-
-def _run_labels(run_keys, judged_keys, grades):
-    """trec_eval's label of every retrieved document: its grade, or an unjudged code.
-
-    The qrels' keys (one per pair) are sorted once and every run key is
-    found among them by binary search: for a run grouped by query the
-    searches of one query stay in its few judged keys.
-    """
-    if not judged_keys.shape[0]:
-        return judged_labels(run_keys.shape[0], [], [], grades)
-    order = np.argsort(judged_keys)
-    sorted_keys = judged_keys[order]
-    position = np.searchsorted(sorted_keys, run_keys)
-    np.minimum(position, sorted_keys.shape[0] - 1, out=position)
-    found = np.flatnonzero(sorted_keys[position] == run_keys)
-    return judged_labels(run_keys.shape[0], found, order[position[found]], grades)
-
-
 def _judged_query_rows(run_queries, judged, query_ids, complete, spelling=PYTHON):
     """``(ranked, rows)``: the run's queries with judgments, and their rows (None for all).
 
@@ -765,16 +528,6 @@ def _judged_query_rows(run_queries, judged, query_ids, complete, spelling=PYTHON
     return ranked, np.flatnonzero(keep[run_queries])
 
 
-def _take(values, rows):
-    """``values[rows]``; ``values`` itself where ``rows`` is None (every row, in order)."""
-    return values if rows is None else values[rows]
-
-
-def _within(rows, positions):
-    """The rows at ``positions`` of ``rows`` (None: every row)."""
-    return positions if rows is None else rows[positions]
-
-
 def _warn_unranked(judged, ranked, query_ids, spelling=PYTHON):
     """Count the judged queries with no retrieved document, left out of the means.
 
@@ -797,129 +550,3 @@ def _present(queries, n_queries):
     present = np.zeros(n_queries, dtype=bool)
     present[queries] = True
     return np.flatnonzero(present)
-
-
-def _trec_eval_scores(scores, queries, query_ids, trec_eval_version):
-    """The scores as trec_eval compares them; integers kept exact, where they rank the same.
-
-    trec_eval reads a score as a double (trec_eval 9: a float). Float
-    scores are rounded as it rounds them. Integer scores (a DataFrame's
-    int64) are kept, and ranked exactly, where the rounding would merge no
-    two different scores of a query (trec_eval's order is then theirs);
-    otherwise trec_eval's numbers are not those of the scores given, and
-    the error says so.
-    """
-    if scores.dtype.kind == "f":
-        return _single_precision(scores) if trec_eval_version == "9" else scores
-    float_type, what = (np.float32, "single-precision floats") if trec_eval_version == "9" else (
-        np.float64, "doubles"
-    )
-    merged = merged_by_rounding(scores, queries, float_type)
-    if merged is not None:
-        first, second = merged
-        raise ValueError(
-            f"evaluate_run: the scores {int(scores[first])} and {int(scores[second])} of "
-            f"query {str(query_ids[queries[first]])!r} differ, but trec_eval "
-            f"{trec_eval_version} reads scores as {what}, where they are equal (integers "
-            f"beyond 2**{np.finfo(float_type).nmant + 1} round), so its order and numbers "
-            "are not those of these scores. Pass ties='first' or 'average' (and no "
-            "max_docs) to rank the integers exactly, or the scores as floats for "
-            "trec_eval's numbers."
-        )
-    return scores
-
-
-def _single_precision(scores):
-    """The scores as trec_eval 9 holds them: rounded to float32 (C ``float``), kept finite."""
-    limit = np.finfo(np.float32).max
-    rounded = np.empty(scores.shape[0], dtype=np.float64)
-    for start in range(0, scores.shape[0], BLOCK):  # temporaries of a block only
-        block = np.clip(scores[start : start + BLOCK], -limit, limit)
-        rounded[start : start + BLOCK] = block.astype(np.float32)
-    return rounded
-
-
-def _in_trec_eval_order(queries, scores):
-    """Whether each query's rows are one run of lines, scores non-increasing (most run files).
-
-    Ties are then neighbours and ranks are positions in the run of lines,
-    found without a sort.
-    """
-    if queries.shape[0] < 2:
-        return True
-    first_codes = queries[run_starts(queries)]  # a query's code once per run of its rows
-    if np.bincount(first_codes).max() > 1:
-        return False
-    return ranked_runs(scores, queries, first_codes.shape[0]) is not None
-
-
-def _trec_eval_order(doc_ids, run_queries, scores, labels, rows, in_order):
-    """The documents of every tie put in trec_eval's order, descending doc id; the rows ranked.
-
-    trec_eval sorts by score, then by document id (byte order), both
-    descending. Only documents that tie with another of their query need
-    the second key: they are sorted among themselves and put back in the
-    places they held, so that within every tie they come in trec_eval's
-    order and the engine's input-order ties (``"first"``) follow it.
-
-    ``in_order`` (:func:`_in_trec_eval_order`): ties are neighbours, and
-    only the labels of tied rows move (in place: tied rows share their query
-    and score), so ``rows`` is returned as it is. Otherwise ties are found by
-    sorting (query, score) pairs and ``rows`` is returned reordered.
-    """
-    queries, row_scores = _take(run_queries, rows), _take(scores, rows)
-    if in_order:
-        after = tied_neighbours(row_scores, queries)  # each tied with the row before
-        tied = np.union1d(after - 1, after)
-        first_of_tie = ~np.isin(tied, after, assume_unique=True)
-    else:
-        by_score = np.lexsort((row_scores, queries))
-        same = np.flatnonzero(
-            (queries[by_score][1:] == queries[by_score][:-1])
-            & (row_scores[by_score][1:] == row_scores[by_score][:-1])
-        )
-        tied = np.sort(by_score[np.union1d(same, same + 1)])
-        first_of_tie = None
-    if not tied.shape[0]:
-        return rows
-    tied_rows = _within(rows, tied)
-    # Document ids descending, then the ties' keys by stable sorts of their own.
-    by_doc = _descending(doc_ids(tied_rows))
-    if in_order:
-        # Each tie keeps its places; its labels take the order of its documents.
-        ordered = by_doc[np.argsort(np.cumsum(first_of_tie)[by_doc], kind="stable")]
-        labels[tied_rows] = labels[tied_rows[ordered]]
-        return rows
-    ordered = by_doc[np.lexsort((-row_scores[tied][by_doc], queries[tied][by_doc]))]
-    rows = np.arange(queries.shape[0]) if rows is None else rows.copy()
-    rows[tied] = tied_rows[ordered]
-    return rows
-
-
-def _descending(strings):
-    """The positions of ``strings`` in descending order, equal strings in their own order.
-
-    NumPy's fixed-width strings compare by code point, which is the order
-    of their UTF-8 bytes (trec_eval's ``strcmp``), several times faster than
-    Python strings; a stable ascending sort of the reversed strings, read
-    backwards, keeps equal ones (a document repeated in a tie) in order.
-    """
-    reversed_text = np.asarray(strings, dtype=str)[::-1]
-    return (reversed_text.shape[0] - 1 - np.argsort(reversed_text, kind="stable"))[::-1]
-
-
-def _first_per_query(queries, scores, max_docs, in_order):
-    """Positions of the first ``max_docs`` documents of each query (rows in trec_eval's order)."""
-    if in_order:
-        lengths = _run_lengths(run_starts(queries), queries.shape[0])
-        return np.flatnonzero(segment_ranks(lengths) < max_docs)
-    order = np.lexsort((descending(scores), queries))
-    sorted_queries = queries[order]
-    starts = np.searchsorted(sorted_queries, sorted_queries, side="left")
-    rank = np.arange(order.shape[0]) - starts
-    return np.sort(order[rank < max_docs])
-
-
-def _run_lengths(starts, n):
-    """Lengths of the runs starting at ``starts`` in ``n`` rows."""
-    return np.diff(np.append(starts, n))

@@ -1,52 +1,26 @@
-"""Readers of TREC run and qrels files into pandas DataFrames."""
+"""Readers of TREC run and qrels files into pandas DataFrames.
+
+pyarrow's reader reads the files it reads exactly as pandas' does
+(:mod:`._arrow`); any other file, or one it has a doubt about
+(:class:`~._format.NeedsDataFramePath`), is read by pandas' C reader, and a
+malformed line is found by bisection and named. The formats, field by
+field, are :mod:`._format`'s.
+"""
 
 import csv
 import io
-import math
 import os
 import warnings
-from typing import NamedTuple
 
 import numpy as np
 
-from .._engine.prepare._arrays import BLOCK
+from .._engine._threads import call_threads
 from .._engine.prepare._validation import plain
-
+from ._arrow import pyarrow_modules, read_table as read_arrow_table
+from ._coded import pairs_appear_once_in_columns
 from ._files import import_pandas, is_blank, line_number, normalize, read_bytes
-
-ENGINES = ("auto", "pandas", "pyarrow")
-# Integers read through float64 are exact up to 2**53.
-_MAX_EXACT_INTEGER = 2.0**53
-
-
-class _Format(NamedTuple):
-    kind: str  # "run" or "qrels", for messages
-    fields: tuple  # the name of each field of a line, in order
-    columns: tuple  # (field index, column name) of the kept fields, in column order
-    integers: tuple  # field indexes that hold integers
-    numbers: tuple  # field indexes that hold other numbers (float64)
-    exact: bool  # exactly len(fields) fields a line (else at least)
-    evaluated: tuple  # the columns evaluate_run needs of a DataFrame
-
-
-RUN = _Format(
-    kind="run",
-    fields=("query_id", "iteration", "doc_id", "rank", "score", "run_name"),
-    columns=((0, "query_id"), (2, "doc_id"), (4, "score"), (3, "rank"), (5, "run_name")),
-    integers=(3,),
-    numbers=(4,),
-    exact=False,
-    evaluated=("query_id", "doc_id", "score"),
-)
-QRELS = _Format(
-    kind="qrels",
-    fields=("query_id", "iteration", "doc_id", "relevance"),
-    columns=((0, "query_id"), (2, "doc_id"), (3, "relevance")),
-    integers=(3,),
-    numbers=(),
-    exact=True,
-    evaluated=("query_id", "doc_id", "relevance"),
-)
+from ._format import ENGINES, QRELS, RUN, NeedsDataFramePath, number_problem, valid_values
+from ._queries import frame_query_codes, hashable
 
 
 class _Unreadable(Exception):
@@ -217,11 +191,12 @@ def read_table(path, fmt, engine, caller, *, check=True, data=None):
         return _empty(pd, fmt)
     frame, unique = None, False
     if engine != "pandas":
-        from ._arrow import read_with_pyarrow
-
-        frame, unique = read_with_pyarrow(data, fmt, required=engine == "pyarrow", check_pairs=check)
-        if frame is not None and not _valid(frame, fmt):
-            frame, unique = None, False
+        try:
+            frame, unique = read_with_pyarrow(
+                data, fmt, required=engine == "pyarrow", check_pairs=check
+            )
+        except NeedsDataFramePath:
+            pass  # pandas reads the file, or names its first malformed line
     if frame is None:
         try:
             frame = _read_with_pandas(pd, data, fmt)
@@ -235,20 +210,29 @@ def read_table(path, fmt, engine, caller, *, check=True, data=None):
     return frame
 
 
+def read_with_pyarrow(data, fmt, *, required, check_pairs=False):
+    """``(frame, unique)``: pyarrow's DataFrame of the kept fields, by position.
+
+    ``unique``: with ``check_pairs``, whether every (query, document) pair
+    is known to appear once (checked on the Arrow columns, a block of
+    queries at a time); False leaves the check to the caller.
+    :class:`~._format.NeedsDataFramePath` where pandas must read the file.
+    """
+    modules = pyarrow_modules(required)
+    with call_threads(len(data) // 50) as (pool, n_threads):  # lines: about 50 bytes each
+        table = read_arrow_table(modules, data, fmt, [field for field, _ in fmt.columns], pool)
+        unique = check_pairs and table.num_rows > 0 and pairs_appear_once_in_columns(
+            table[str(fmt.index("query_id"))], table[str(fmt.index("doc_id"))], pool, n_threads
+        )
+    frame = table.to_pandas()
+    frame.columns = [int(name) for name in frame.columns]
+    if not _valid(frame, fmt):
+        raise NeedsDataFramePath("a number pyarrow read is not one pandas' reader accepts")
+    return frame, unique
+
+
 def _empty(pd, fmt):
-    return pd.DataFrame(
-        {
-            column: pd.Series(
-                [],
-                dtype=np.int64
-                if field in fmt.integers
-                else np.float64
-                if field in fmt.numbers
-                else str,
-            )
-            for field, column in fmt.columns
-        }
-    )
+    return pd.DataFrame({column: pd.Series([], dtype=dtype) for column, dtype in fmt.dtypes.items()})
 
 
 def _pandas_options(pd, fmt, inferred):
@@ -317,22 +301,6 @@ def _valid(frame, fmt):
     return all(valid_values(frame[field].to_numpy(), field in fmt.integers) for field in numbered)
 
 
-def valid_values(values, integers):
-    """Whether float64 values are finite, and with ``integers`` integers up to 2**53.
-
-    Both readers read every number as float64 (as pandas does). Checked
-    block by block: no temporary of the column's size.
-    """
-    for start in range(0, values.shape[0], BLOCK):
-        block = values[start : start + BLOCK]
-        if integers:
-            if not (np.abs(block) <= _MAX_EXACT_INTEGER).all() or (block != np.rint(block)).any():
-                return False
-        elif not np.isfinite(block).all():
-            return False
-    return True
-
-
 def _finish(frame, fmt):
     frame = frame[[field for field, _ in fmt.columns]]
     frame = frame.astype({field: np.int64 for field in fmt.integers})
@@ -396,23 +364,9 @@ def _diagnose(line, fmt):
     return None
 
 
-def number_problem(column, text, value, integer):
-    """What is wrong with the number ``value`` (written ``text``) of ``column``, or None.
-
-    The metrics need finite numbers; with ``integer``, an integer up to 2**53.
-    """
-    if math.isnan(value):
-        return f"the {column} is NaN"
-    if math.isinf(value):
-        return f"the {column} {text!r} is not finite (the metrics need finite numbers)"
-    if integer and (not value.is_integer() or abs(value) > _MAX_EXACT_INTEGER):
-        return f"the {column} {text!r} is not an integer (up to 2**53)"
-    return None
-
-
 def check_duplicates(pd, frame, fmt, name):
     """Raise a ValueError naming a (query_id, doc_id) pair the frame holds twice."""
-    queries, _ = query_codes(pd, frame["query_id"])
+    queries, _ = frame_query_codes(pd, frame["query_id"])
     docs, unique_docs = pd.factorize(hashable(frame["doc_id"]))
     check_pairs(frame, fmt, name, queries, docs, len(unique_docs))
 
@@ -442,30 +396,6 @@ def check_pairs(frame, fmt, name, queries, docs, n_docs):
         "'duplicate docs'). Keep one line per pair, e.g. with "
         "frame.drop_duplicates(['query_id', 'doc_id'])."
     )
-
-
-def query_codes(pd, column):
-    """``(codes, ids)`` of the query ids, ``ids[codes]`` the column's values.
-
-    From runs of equal ids when each query is one run of lines, as in most
-    TREC files (no hashing); else by hashing.
-    """
-    values = column.array
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.intp), values
-    change = np.asarray(values[1:] != values[:-1], dtype=bool)
-    starts = np.flatnonzero(np.concatenate(([True], change)))
-    ids = column.iloc[starts]
-    if len(pd.unique(hashable(ids))) == len(starts):
-        return np.cumsum(np.concatenate(([False], change))), ids.array
-    return pd.factorize(hashable(column))
-
-
-def hashable(column):
-    """Python-stored strings as their object array (faster to hash); Arrow's as they are."""
-    if column.dtype == object or getattr(column.dtype, "storage", None) == "python":
-        return column.to_numpy(dtype=object)
-    return column
 
 
 def first_missing(values):
