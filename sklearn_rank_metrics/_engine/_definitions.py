@@ -55,7 +55,8 @@ FAMILY_OPTIONS = {
     "graded": ("gain", "ties", "no_relevant"),
     "binary": ("relevance_level", "n_relevant", "ties", "no_relevant"),
     "pairs": ("ties",),
-    # Counts and shares defined for every query (num_rel, judged@k, utility): no no_relevant.
+    # Counts and shares defined for every query (num_rel, judged@k, utility, fallout with
+    # its value 1 without non-relevant documents): no no_relevant.
     "counts": ("relevance_level", "n_relevant", "ties"),
 }
 
@@ -420,6 +421,28 @@ class Count(Computation):
 
 
 @dataclass(frozen=True)
+class Fallout(Computation):
+    """Fallout: non-relevant documents in the top ``k`` over all non-relevant documents.
+
+    Non-relevant: a judged label below the level (``[0, level)``), so a run's
+    unjudged documents (negative labels) are neither counted nor counted
+    against; against judgments (``evaluate_run``) the total is the query's
+    judged non-relevant documents, retrieved or not, as R is for recall.
+    """
+
+    def needs(self, evaluation, request):
+        level = self.level(evaluation, request)
+        return Counted(request.k, 0.0, level), CountInList(0.0, level)
+
+    def finalize(self, evaluation, request):
+        retrieved, total = self.values(evaluation, request)
+        # A query without a non-relevant document scores 1, the worst value, as
+        # torchmetrics' RetrievalFallOut (empty_target_action="pos") and as
+        # no_relevant="zero" scores a query without a relevant one elsewhere.
+        return QueryValues(np.where(total > 0, _ratio(retrieved, total), 1.0))
+
+
+@dataclass(frozen=True)
 class AtMultipleOfR(Computation):
     """Precision at ``c = floor(multiplier R + 0.9)`` documents (trec_eval ``Rprec_mult``)."""
 
@@ -670,6 +693,9 @@ class MetricDefinition:
         The tie modes that are exact, for the documentation: "all", or a
         sentence saying when ``ties="average"`` is (the measures that have no
         closed form for their expectation over tied orderings).
+    higher_is_better : bool
+        Whether a higher value is better (False: fallout). The scorers
+        negate a lower-is-better metric, as scikit-learn's ``neg_*`` scorers.
     """
 
     name: str
@@ -685,6 +711,7 @@ class MetricDefinition:
     aggregate: str = "mean"
     integer: bool = False
     ties: str = "all"
+    higher_is_better: bool = True
 
     @property
     def options(self):
@@ -1049,6 +1076,16 @@ _DEFINITIONS = (
         Binary(_judged, _over_list, about_relevant=False),
         formula="judged documents (label >= 0) in the top `k` over `min(k, n)`",
         matches="ir_measures `Judged@k` (a negative judgment counts as unjudged here)",
+    ),
+    MetricDefinition(
+        "fallout",
+        "counts",
+        Fallout(),
+        aliases=("fall_out",),
+        higher_is_better=False,
+        formula="non-relevant documents (label < level) in the top `k` over all non-relevant "
+        "ones `N` (a run's: judged, retrieved or not); 1 where `N = 0`. Lower is better",
+        matches="torchmetrics `RetrievalFallOut`",
     ),
     MetricDefinition(
         "unjudged",
