@@ -213,7 +213,8 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
         else None. With a Pipeline the argument goes to its last step.
     metric : str or callable, default="ndcg@10"
         What ``score`` computes: a metric name or function, as for
-        :func:`make_rank_scorer`. A name is checked in ``fit``.
+        :func:`make_rank_scorer` (a lower-is-better one, such as
+        ``"fallout@10"``, negated). A name is checked in ``fit``.
     response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
 default="auto"
         What ``predict`` returns: ``"auto"`` for the rule above, or the
@@ -657,7 +658,10 @@ default="auto"
         Returns
         -------
         score : float
-            Mean of the metric over the queries.
+            Mean of the metric over the queries; negated for a
+            lower-is-better metric (``metric="fallout@10"``), as its scorer
+            (:func:`make_rank_scorer`), so that a search that maximizes
+            ``score`` picks the lowest value.
         """
         X = self._check_fitted_input(X)
         scorer = make_rank_scorer(self.metric, qid_column=self.qid_column)

@@ -509,6 +509,12 @@ def make_rank_scorers(metrics, *, qid_column=None, response_method="auto", **met
     ``scoring=make_rank_scorers(["ndcg@10", "map@10"])`` instead, and
     ``refit="ndcg@10"`` to pick the model by one of them.
 
+    A lower-is-better metric (``"fallout@5"``) scores its negated value and
+    its key is the name prefixed ``neg_`` (``"neg_fallout@5"``), as
+    scikit-learn names its negated scorers (``"neg_mean_squared_error"``):
+    so are its ``cv_results_`` columns (``mean_test_neg_fallout@5``) and
+    ``refit="neg_fallout@5"``, which picks the lowest fallout.
+
     Parameters
     ----------
     metrics : str or list of str
@@ -530,7 +536,8 @@ default="auto"
     Returns
     -------
     scorers : dict
-        ``{name: scorer}``, in the order given. scikit-learn's multi-metric
+        ``{name: scorer}``, in the order given; the name prefixed ``neg_``
+        for a lower-is-better metric (see above). scikit-learn's multi-metric
         scoring predicts once per fold for all of them, also beside its own
         scorers of the same method (``{**scorers, "r2": "r2"}``).
 
@@ -552,6 +559,8 @@ default="auto"
     ['ndcg@10', 'map@10', 'mrr@10']
     >>> scoring["map@10"]
     make_rank_scorer('map@10')
+    >>> list(make_rank_scorers(["ndcg@10", "fallout@10"]))
+    ['ndcg@10', 'neg_fallout@10']
     """
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -581,7 +590,7 @@ default="auto"
             f"no metric of {metrics!r} takes the option(s) {', '.join(map(repr, unused))}."
         )
     return {
-        name: make_rank_scorer(
+        scorer_key(name): make_rank_scorer(
             name,
             qid_column=qid_column,
             response_method=response_method,
