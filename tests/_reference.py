@@ -43,12 +43,13 @@ TREC_METRICS = (
     "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "gm_map", "bpref",
     "gm_bpref", "infap", "iprec_at_recall", "iprec_11pt_avg", "rprec_mult", "set_map", "bing",
     "utility", "err", "rbp", "rbp_resid", "judged", "unjudged", "ndcg_rel", "rndcg", "g",
+    "fallout",
 )  # fmt: skip
 SUMMED = ("num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret")
 GEOMETRIC = ("gm_map", "gm_bpref")  # exp(mean(log(max(v, 1e-5)))), as trec_eval
 NO_CONVENTION = (
     "num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret", "utility",
-    "rbp_resid", "judged", "unjudged",
+    "rbp_resid", "judged", "unjudged", "fallout",
 )  # fmt: skip
 ALL_METRICS = GAIN_METRICS + BINARY_METRICS + PAIR_METRICS + TREC_METRICS
 MAX_TIE_BLOCK = 7
@@ -294,6 +295,14 @@ def judged_of(ranked, k):
 def unjudged_of(ranked, k):
     """m_unjudged.c: unjudged documents of the top k, over k."""
     return sum(1 for x in ranked[: cutoff(k, len(ranked))] if x < 0) / cutoff(k, len(ranked))
+
+
+def fallout_of(ranked, k, level, N):
+    """torchmetrics' RetrievalFallOut: non-relevant (judged, label < level) documents of the
+    top k over N, all the query's; 1 where N = 0 (its empty_target_action="pos")."""
+    if N == 0:
+        return 1.0
+    return sum(1 for x in ranked[: cutoff(k, len(ranked))] if 0 <= x < level) / N
 
 
 def utility_of(ranked, level, R, coefficients=(1.0, -1.0, 0.0, 0.0), num_docs=0):
@@ -595,6 +604,7 @@ METRIC_OF = {
     "rbp_resid": lambda r, q: rbp_resid_of(r),
     "judged": lambda r, q: judged_of(r, q.k),
     "unjudged": lambda r, q: unjudged_of(r, q.k),
+    "fallout": lambda r, q: fallout_of(r, q.k, q.level, q.N),
     # The others: no_relevant decides a query without a relevant document.
     "dcg": lambda r, q: dcg_of(r, q.k, q.gain),
     "ndcg": lambda r, q: dcg_of(r, q.k, q.gain) / q.ideal_dcg,

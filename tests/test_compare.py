@@ -77,6 +77,32 @@ def test_a_dominated_system_is_significantly_worse(test):
     assert row["wins"] > 30
 
 
+def test_wins_of_a_lower_is_better_metric_are_the_queries_where_it_is_lower():
+    a, b = _paired(n=40, shift=0.3)  # b above a on most queries
+    frames = {
+        name: compare_results(
+            {"a": _results(**{name: a}), "b": _results(**{name: b})}, random_state=0
+        ).columns
+        for name in ("precision@5", "fallout@5")
+    }
+    above, below = int(np.sum(b - a > 1e-12)), int(np.sum(b - a < -1e-12))
+    assert (frames["precision@5"]["wins"][1], frames["precision@5"]["losses"][1]) == (above, below)
+    assert (frames["fallout@5"]["wins"][1], frames["fallout@5"]["losses"][1]) == (below, above)
+    np.testing.assert_array_equal(frames["fallout@5"]["diff"], frames["precision@5"]["diff"])
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = compare_results({"a": _results(fallout=a), "b": _results(fallout=b)}, random_state=0)
+    ax = result.plot_differences("fallout")
+    heights = np.array([bar.get_height() for bar in ax.patches])
+    np.testing.assert_allclose(heights, np.sort(b - a), atol=1e-15)  # wins (lower) first
+    assert f"{below} wins" in ax.get_title()
+    plt.close("all")
+
+
 def test_randomized_p_value_is_never_zero():
     a, b = _paired(n=60, shift=1.0)  # b wins every query by far: no flip reaches it
     row = _row(_compare_two(a, b, n_resamples=999))

@@ -90,6 +90,8 @@ def test_model_selection_docs_run(tmp_path, monkeypatch):
     # What the blocks state in comments, checked on the values they computed.
     assert namespace["lgbm"].best_iteration_ + 1 < 500
     assert namespace["nested"]["test_score"].shape == (5,)
+    fallout = namespace["fallout_search"].cv_results_["mean_test_neg_fallout@5"]
+    assert (fallout < 0).all() and namespace["fallout_search"].best_score_ == fallout.max()
     assert 0 < namespace["ndcg_score"](
         namespace["y"], namespace["out_of_fold"], qid=namespace["qid"], k=10
     ) < 1

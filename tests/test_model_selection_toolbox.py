@@ -42,7 +42,7 @@ from sklearn_rank_metrics import (
     ndcg_score,
 )
 from sklearn_rank_metrics.datasets import make_ranking
-from sklearn_rank_metrics.model_selection import _ranker
+from sklearn_rank_metrics.model_selection import _split_queries
 
 ROUTING_MESSAGE = "metadata routing"
 
@@ -423,7 +423,7 @@ def test_query_kfold_takes_groups_under_routing(data, routing):
 
 def test_split_query_warning_once_per_search_at_the_callers_line(data, routing, monkeypatch):
     X, y, qid = data
-    monkeypatch.setattr(_ranker, "_WARNED_AT", set())
+    monkeypatch.setattr(_split_queries, "_WARNED_AT", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("default", SplitQueryWarning)
         line = inspect.currentframe().f_lineno + 1

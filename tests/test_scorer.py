@@ -95,6 +95,42 @@ def test_metric_function_and_greater_is_better(data, ridge):
     assert loss(ridge, X, y, qid=qid) == -expected
 
 
+@pytest.mark.parametrize("greater_is_better", [None, False])
+def test_lower_is_better_metric_scores_its_negated_value(data, ridge, greater_is_better):
+    # scikit-learn's sign convention (neg_mean_squared_error): a search maximizes the score.
+    X, y, qid = data
+    scorer = make_rank_scorer("fallout@3", greater_is_better=greater_is_better)
+    expected = evaluate(y, ridge.predict(X), qid=qid, metrics=["fallout@3"])["fallout@3"]
+    assert expected > 0
+    assert scorer(ridge, X, y, qid=qid) == -expected
+    assert repr(scorer) == "make_rank_scorer('fallout@3', greater_is_better=False)"
+    assert QueryRanker(Ridge(), metric="fallout@3").fit(X, y, qid=qid).score(X, y, qid=qid) == (
+        -expected
+    )
+
+
+@pytest.mark.parametrize(
+    "name, greater_is_better, match",
+    [
+        ("fallout@5", True, "greater_is_better=True for 'fallout@5': fallout is better when lower"),
+        ("ndcg@5", False, "greater_is_better=False for 'ndcg@5': ndcg is better when higher"),
+    ],
+)
+def test_contradicting_greater_is_better_names_the_metric_and_its_orientation(
+    name, greater_is_better, match
+):
+    with pytest.raises(ValueError, match=match):
+        make_rank_scorer(name, greater_is_better=greater_is_better)
+
+
+def test_make_rank_scorers_prefixes_a_lower_is_better_metric_neg(data, ridge):
+    X, y, qid = data
+    scorers = make_rank_scorers(["ndcg@5", "fallout@5"])
+    assert list(scorers) == ["ndcg@5", "neg_fallout@5"]
+    expected = evaluate(y, ridge.predict(X), qid=qid, metrics=["fallout@5"])["fallout@5"]
+    assert scorers["neg_fallout@5"](ridge, X, y, qid=qid) == -expected
+
+
 def test_sample_weight_weighs_queries(data, ridge):
     X, y, qid = data
     weights = (qid % 3 + 1).astype(float)
@@ -120,7 +156,7 @@ def test_repr_shows_how_the_scorer_was_made():
         (("ndcg@10",), {"sample_weight": [1.0]}, TypeError, "sample_weight cannot be fixed"),
         (("ndcg@10",), {"relevance_level": 2}, TypeError, "unexpected option.*'relevance_level'"),
         (("ndcg@10",), {"average": None}, ValueError, "average must be 'mean'"),
-        (("map@10",), {"greater_is_better": False}, ValueError, "better when higher"),
+        (("map@10",), {"greater_is_better": False}, ValueError, "map is better when higher"),
         (("nDCG@ten",), {}, ValueError, "cutoff in 'nDCG@ten' must be a positive int"),
         (("ndgc@10",), {}, ValueError, "Did you mean 'ndcg'"),
         ((3,), {}, TypeError, "metric must be a metric name such as 'ndcg@10'"),

@@ -19,7 +19,7 @@ from ._resampling import (
     is_exact,
     tukey_hsd_pvalues,
 )
-from ._results import ComparisonResults, outcomes
+from ._results import ComparisonResults, better_sign, outcomes
 from ._tests import TESTS, paired_pvalues
 
 MIN_QUERIES = 25  # fewer queries than this: a warning (the tests have little power)
@@ -172,11 +172,12 @@ def _metric_values(metric, models, aligned):
     return np.column_stack(columns)
 
 
-def _analyse(values, pair_index, *, test, n_resamples, confidence_level, rng, all_pairs):
+def _analyse(values, pair_index, better, *, test, n_resamples, confidence_level, rng, all_pairs):
     """Means, intervals, differences, effect sizes and p-values of one group of metrics.
 
     ``values`` has shape (n_queries, n_models, n_metrics); the group's metrics
-    share their queries, so they share every resample.
+    share their queries, so they share every resample. ``better``: each
+    metric's :func:`better_sign`, for the wins and losses.
     """
     n, n_models, n_metrics = values.shape
     first, second = np.array(pair_index, dtype=np.intp).reshape(-1, 2).T
@@ -194,7 +195,8 @@ def _analyse(values, pair_index, *, test, n_resamples, confidence_level, rng, al
     with np.errstate(divide="ignore", invalid="ignore"):
         effect = np.where(spread > 0, mean_difference / spread, np.sign(mean_difference) * np.inf)
     effect[(spread == 0) & (mean_difference == 0)] = 0.0
-    wins, ties, losses = (outcome.sum(axis=0) for outcome in outcomes(differences))
+    oriented = np.tile(better, len(first))  # column: pair * n_metrics + metric
+    wins, ties, losses = (outcome.sum(axis=0) for outcome in outcomes(differences, oriented))
     per_model = {"mean": flat.mean(axis=0), "ci_low": ci_low, "ci_high": ci_high}
     per_pair = {
         "diff": mean_difference, "diff_ci_low": diff_low, "diff_ci_high": diff_high,
@@ -279,8 +281,9 @@ def compare_results(
       identical models, infinite for a constant nonzero difference.
     * p-values: the paired ``test``; identical models (every difference 0)
       have p = 1. ``p_adjusted``: corrected over the metric's family.
-    * Wins, ties, losses: queries where the model is above, equal to
-      (within 1e-12) or below the baseline.
+    * Wins, ties, losses: queries where the model is better than, equal to
+      (within 1e-12) or worse than the baseline: above or below it, below or
+      above for a lower-is-better metric (fallout).
 
     The resamples are drawn in blocks and each block is reduced by one
     matrix product, so time is linear in ``n_resamples x n_queries`` and
@@ -361,8 +364,9 @@ def compare_results(
                 UserWarning,
             )
         values = np.stack([per_query[metric][1] for metric in group], axis=2)
+        better = np.array([better_sign(metric) for metric in group])
         shaped = _analyse(
-            values, pair_index, test=test, n_resamples=n_resamples,
+            values, pair_index, better, test=test, n_resamples=n_resamples,
             confidence_level=confidence_level, rng=rng, all_pairs=all_pairs,
         )  # fmt: skip
         exact.append(is_exact(n_queries, n_resamples))

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from .._engine.spec import parse_name, resolve_request
+
 COLUMNS = (
     "model", "metric", "mean", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high",
     "effect_size", "p_value", "p_adjusted", "reject", "wins", "ties", "losses", "n_queries",
@@ -24,10 +26,27 @@ _CORRECTION_NAMES = {
 _TIE_TOLERANCE = 1e-12  # per-query differences this small are ties (rounding of equal values)
 
 
-def outcomes(differences):
-    """Wins, ties and losses of each column of per-query differences (ties within 1e-12)."""
+def outcomes(differences, better=1):
+    """Wins, ties and losses of each column of per-query differences (ties within 1e-12).
+
+    ``better``: 1 where a higher value is better, -1 where a lower one is
+    (fallout), per column or for all: a win is a better query.
+    """
     tie = np.abs(differences) <= _TIE_TOLERANCE
-    return (differences > 0) & ~tie, tie, (differences < 0) & ~tie
+    oriented = differences * better
+    return (oriented > 0) & ~tie, tie, (oriented < 0) & ~tie
+
+
+def better_sign(metric):
+    """1 where a higher value of the measure named ``metric`` is better, -1 where lower.
+
+    A name no syntax reads (results made by hand) counts higher as better.
+    """
+    try:
+        definition = resolve_request(parse_name(metric)).definition
+    except (TypeError, ValueError):
+        return 1
+    return 1 if definition.higher_is_better else -1
 
 
 def _number(value, digits=4, sign=False):
@@ -368,8 +387,9 @@ class ComparisonResults:
         """Draw the per-query differences to the baseline, sorted: one bar per query.
 
         The topic-by-topic chart of IR papers: bar ``i`` is the ``i``-th
-        largest difference ``model - baseline`` of ``metric``, so wins are on
-        the left, losses on the right and ties in between at height 0.
+        largest difference ``model - baseline`` of ``metric`` (smallest, for
+        a lower-is-better metric such as fallout), so wins are on the left,
+        losses on the right and ties in between at height 0.
 
         Parameters
         ----------
@@ -407,10 +427,11 @@ class ComparisonResults:
             ) from None
         model, baseline = self._pair(model, baseline)
         _, differences = self.differences(metric, model, baseline)
-        ordered = np.sort(differences)[::-1]
+        better = better_sign(metric)
+        ordered = np.sort(differences)[:: -better]
         if ax is None:
             _, ax = plt.subplots()
-        wins, ties, losses = outcomes(ordered)
+        wins, ties, losses = outcomes(ordered, better)
         colors = np.where(wins, "tab:blue", np.where(losses, "tab:red", "tab:gray"))
         ax.bar(np.arange(ordered.shape[0]), ordered, width=1.0, color=colors.tolist())
         ax.axhline(0.0, color="black", linewidth=0.8)

@@ -14,6 +14,8 @@ sets in the form its ``fit`` takes them, by ``query_arg``:
   ``group_id``.
 - None (pointwise models): ``sample_weight`` per row; ``eval_set``.
 
+:func:`eval_sets` checks ``fit``'s ``eval_set`` and ``eval_qid`` first.
+
 XGBoost's rankers take one weight per query, and CatBoost's pairwise losses
 (its rankers' default) ignore row weights; their group weights must be equal
 within a query. Row weights that vary within a query are therefore an error
@@ -286,3 +288,23 @@ def _evaluation_arguments(model, query_arg, eval_rows, fit_params):
     elif query_arg == "qid":
         arguments["eval_qid"] = [rows.codes for rows in eval_rows]
     return arguments
+
+
+def eval_sets(eval_set, eval_qid):
+    """``[(X, y, qid or None), ...]`` from fit's eval_set and eval_qid, checked."""
+    if eval_set is None:
+        if eval_qid is not None:
+            raise ValueError("eval_qid was given without eval_set; pass both or neither.")
+        return []
+    if not isinstance(eval_set, (list, tuple)) or not all(
+        isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in eval_set
+    ):
+        raise TypeError("eval_set must be a list of (X, y) pairs, e.g. [(X_val, y_val)].")
+    if eval_qid is None:
+        eval_qid = [None] * len(eval_set)
+    elif not isinstance(eval_qid, (list, tuple)) or len(eval_qid) != len(eval_set):
+        raise ValueError(
+            f"eval_qid must be a list with the query ids of each of the {len(eval_set)} "
+            "evaluation set(s), e.g. eval_set=[(X_val, y_val)], eval_qid=[qid_val]."
+        )
+    return [(X, y, qid) for (X, y), qid in zip(eval_set, eval_qid)]

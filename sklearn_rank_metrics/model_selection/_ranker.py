@@ -1,8 +1,13 @@
-"""QueryRanker: fit any ranking, regression or classification model with query ids."""
+"""QueryRanker: fit any ranking, regression or classification model with query ids.
+
+The estimator itself: its parameters, ``fit`` (rows and evaluation sets sorted
+by query, handed to the model in its form, see ``_fit_arguments``), ``predict``
+and ``score`` (see ``_response`` and ``_scorer``), and the fitted model's
+attributes. Recognizing scored queries that were split from training queries
+is ``_split_queries``'s job.
+"""
 
 import numbers
-import sys
-import warnings
 
 import numpy as np
 from sklearn import config_context
@@ -10,13 +15,13 @@ from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
-from .._engine import factorize_query_ids
 from ._fit_arguments import (
     QUERY_ARGS,
     check_fit_keywords,
     check_fit_params,
     detect_query_arg,
     draw_queries,
+    eval_sets,
     final_step,
     fit_preprocessing,
     model_fit_arguments,
@@ -25,142 +30,7 @@ from ._fit_arguments import (
 from ._response import ranking_scores, response_method_for
 from ._routing import MOVED_QUERY_COLUMN_FIX, column_position, drop_query_column, resolve_qid
 from ._scorer import make_rank_scorer
-
-
-class SplitQueryWarning(UserWarning):
-    """Scored queries were also training queries, with other rows: the folds split them.
-
-    Issued when a fitted :class:`QueryRanker` is scored (by its ``score`` or
-    by the package's scorers, also at the end of a pipeline or as a search's
-    best estimator) on rows whose query ids include training query ids with
-    another number of rows. Cross-validation that cuts queries in two
-    (``KFold``, the default ``cv=5``) causes it, and its scores are inflated:
-    the model was trained on part of each scored query. A query cut into two
-    halves of equal size goes unnoticed. It points at the line that started
-    the search or the scoring (not at scikit-learn's or the package's code)
-    and, under Python's default filter, is shown once per such line, not
-    once per fold (with ``n_jobs`` > 1, once per worker, printed by the
-    worker); under an ``"always"`` filter, at every scoring. ``QueryRanker(...,
-    warn_split_queries=False)`` switches the check off, for unrelated data
-    that reuse training query ids.
-
-    See Also
-    --------
-    QueryKFold : Folds that keep every query whole.
-    QueryRanker : The wrapper that remembers its training queries.
-
-    References
-    ----------
-    .. [1] scikit-learn User Guide, "Cross-validation iterators for grouped
-       data", https://scikit-learn.org/stable/modules/cross_validation.html
-
-    Examples
-    --------
-    >>> import warnings
-    >>> import sklearn
-    >>> from sklearn.linear_model import Ridge
-    >>> from sklearn.model_selection import KFold, cross_val_score
-    >>> from sklearn_rank_metrics import QueryRanker, SplitQueryWarning
-    >>> from sklearn_rank_metrics.datasets import make_ranking
-    >>> X, y, qid = make_ranking(n_queries=20, random_state=0, interleave=True)
-    >>> with sklearn.config_context(enable_metadata_routing=True):
-    ...     with warnings.catch_warnings(record=True) as caught:
-    ...         warnings.simplefilter("always")
-    ...         _ = cross_val_score(QueryRanker(Ridge()), X, y, cv=KFold(3), params={"qid": qid})
-    >>> any(issubclass(w.category, SplitQueryWarning) for w in caught)
-    True
-    """
-
-
-SPLIT_QUERY_MESSAGE = (
-    "Queries scored here were also training queries of this QueryRanker, with a different "
-    "number of rows: the cross-validation split them between training and test, which "
-    "inflates ranking scores. Pass cv=QueryKFold(...) (or GroupKFold(...) with groups=qid) "
-    "so that every query stays whole. If these are other queries that reuse training query "
-    "ids, silence this check with QueryRanker(..., warn_split_queries=False)."
-)
-
-
-# Modules whose frames are not the user's line: this package, scikit-learn, the
-# libraries that run its folds or build searches on it, and the standard
-# library's helpers on their way.
-_TOOL_MODULES = frozenset(
-    {
-        "sklearn_rank_metrics", "sklearn", "joblib", "skopt", "optuna", "optuna_integration",
-        "threading", "concurrent", "contextlib", "functools",
-    }
-)  # fmt: skip
-# The lines (file, line number) a warning of this module was shown at.
-_WARNED_AT = set()
-
-
-def _filter_action(message, category, module, lineno):
-    """The action of the first of ``warnings.filters`` matching, as Python picks it."""
-    for action, text, filter_category, filter_module, filter_lineno in warnings.filters:
-        if (
-            (text is None or text.match(message))
-            and issubclass(category, filter_category)
-            and (filter_module is None or filter_module.match(module))
-            and filter_lineno in (0, lineno)
-        ):
-            return action
-    return warnings.defaultaction
-
-
-def _warn_once_at_the_callers_line(message, category):
-    """Warn at the user's line - the first frame outside the tools - once per line.
-
-    A search scores its folds inside scikit-learn's and joblib's frames, and
-    scikit-learn resets Python's record of shown warnings around every fold
-    (it runs each under ``warnings.catch_warnings``), so Python's default
-    filter would show the warning once per fold, located in package code.
-    Here it is located at the line that started the search and shown once
-    per line and process, as the default filter means it; under an
-    ``"always"`` or ``"error"`` filter, every time. Without a user frame (a
-    worker process or thread) it is shown once per process.
-    """
-    frame = sys._getframe(1)
-    level = 2  # stacklevel 2 is the frame that called this function
-    while frame is not None and (
-        frame.f_globals.get("__name__", "").partition(".")[0] in _TOOL_MODULES
-    ):
-        frame = frame.f_back
-        level += 1
-    if frame is None:
-        where, module, level = (None, 0), "", 2
-    else:
-        where = (frame.f_code.co_filename, frame.f_lineno)
-        module = frame.f_globals.get("__name__", "<string>")
-    action = _filter_action(message, category, module, where[1])
-    if where in _WARNED_AT and action not in ("always", "error"):
-        return
-    _WARNED_AT.add(where)
-    warnings.warn(message, category, stacklevel=level)
-
-
-def _id_kind(query_ids):
-    """"number" or "text": query ids of different kinds never name the same query."""
-    return "number" if query_ids.dtype.kind in "iufb" else "text"
-
-
-def _eval_sets(eval_set, eval_qid):
-    """``[(X, y, qid or None), ...]`` from fit's eval_set and eval_qid, checked."""
-    if eval_set is None:
-        if eval_qid is not None:
-            raise ValueError("eval_qid was given without eval_set; pass both or neither.")
-        return []
-    if not isinstance(eval_set, (list, tuple)) or not all(
-        isinstance(pair, (list, tuple)) and len(pair) == 2 for pair in eval_set
-    ):
-        raise TypeError("eval_set must be a list of (X, y) pairs, e.g. [(X_val, y_val)].")
-    if eval_qid is None:
-        eval_qid = [None] * len(eval_set)
-    elif not isinstance(eval_qid, (list, tuple)) or len(eval_qid) != len(eval_set):
-        raise ValueError(
-            f"eval_qid must be a list with the query ids of each of the {len(eval_set)} "
-            "evaluation set(s), e.g. eval_set=[(X_val, y_val)], eval_qid=[qid_val]."
-        )
-    return [(X, y, qid) for (X, y), qid in zip(eval_set, eval_qid)]
+from ._split_queries import warn_if_queries_were_split
 
 
 class QueryRanker(MetaEstimatorMixin, BaseEstimator):
@@ -213,7 +83,8 @@ class QueryRanker(MetaEstimatorMixin, BaseEstimator):
         else None. With a Pipeline the argument goes to its last step.
     metric : str or callable, default="ndcg@10"
         What ``score`` computes: a metric name or function, as for
-        :func:`make_rank_scorer`. A name is checked in ``fit``.
+        :func:`make_rank_scorer` (a lower-is-better one, such as
+        ``"fallout@10"``, negated). A name is checked in ``fit``.
     response_method : {"auto", "predict", "decision_function", "predict_proba"}, \
 default="auto"
         What ``predict`` returns: ``"auto"`` for the rule above, or the
@@ -230,7 +101,8 @@ default="auto"
         other per-row arguments (``init_score``, ``base_margin``,
         ``baseline``, ...) are refused: they would not follow the sorted rows.
     warn_split_queries : bool, default=True
-        Whether scoring warns (:class:`SplitQueryWarning`) when a scored query
+        Whether scoring warns
+        (:class:`~sklearn_rank_metrics.SplitQueryWarning`) when a scored query
         id was also a training query id with another number of rows: the mark
         of folds that cut queries in two, whose scores are inflated.
     max_queries : int, default=None
@@ -450,7 +322,7 @@ default="auto"
         if isinstance(self.metric, str):
             make_rank_scorer(self.metric)  # a misspelt name fails now, not as NaN fold scores
         fit_params = check_fit_params(self.fit_params, X.shape[0])
-        evaluation_data = _eval_sets(eval_set, eval_qid)
+        evaluation_data = eval_sets(eval_set, eval_qid)
         self.estimator_ = clone(self.estimator)
         model = final_step(self.estimator_)
         self.query_arg_ = self._resolve_query_arg(model)
@@ -548,18 +420,8 @@ default="auto"
         Called by the package's scorers with the scored rows' query ids.
         """
         training = getattr(self, "_training_queries", None)
-        if not self.warn_split_queries or training is None or qid is None:
-            return
-        train_ids, train_sizes = training
-        codes, query_ids = factorize_query_ids(qid)
-        if _id_kind(train_ids) != _id_kind(query_ids):
-            return  # numbers and text: never the same query
-        _, in_training, in_scored = np.intersect1d(
-            train_ids, query_ids, assume_unique=True, return_indices=True
-        )
-        sizes = np.bincount(codes, minlength=len(query_ids))
-        if (train_sizes[in_training] != sizes[in_scored]).any():
-            _warn_once_at_the_callers_line(SPLIT_QUERY_MESSAGE, SplitQueryWarning)
+        if self.warn_split_queries and training is not None and qid is not None:
+            warn_if_queries_were_split(training, qid)
 
     def _fitted_model(self):
         check_is_fitted(self)
@@ -657,7 +519,10 @@ default="auto"
         Returns
         -------
         score : float
-            Mean of the metric over the queries.
+            Mean of the metric over the queries; negated for a
+            lower-is-better metric (``metric="fallout@10"``), as its scorer
+            (:func:`make_rank_scorer`), so that a search that maximizes
+            ``score`` picks the lowest value.
         """
         X = self._check_fitted_input(X)
         scorer = make_rank_scorer(self.metric, qid_column=self.qid_column)

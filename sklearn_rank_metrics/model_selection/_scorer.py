@@ -104,6 +104,42 @@ def _named_options(name):
     return definition, fixed, accepted - set(fixed)
 
 
+def _check_orientation(metric, definition, greater_is_better):
+    """Refuse a ``greater_is_better`` that contradicts the named metric's orientation."""
+    if greater_is_better is None or bool(greater_is_better) == definition.higher_is_better:
+        return
+    better, given = ("higher", "True") if definition.higher_is_better else ("lower", "False")
+    raise ValueError(
+        f"greater_is_better={greater_is_better!r} for {metric!r}: {definition.name} is better "
+        f"when {better}, and a search would pick the worst model. Leave greater_is_better "
+        f"at None (the metric's own orientation) or set it to {given}."
+    )
+
+
+def greater_is_better_of(metric, greater_is_better=None):
+    """Whether the scorer of ``metric`` keeps its values (True) or negates them (False).
+
+    A metric name has its definition's orientation; a metric function is
+    better when higher unless ``greater_is_better`` says otherwise.
+    """
+    if greater_is_better is not None:
+        return bool(greater_is_better)
+    if isinstance(metric, str):
+        return _named_options(metric)[0].higher_is_better
+    return True
+
+
+def scorer_key(metric):
+    """The key of a named metric's scorer in :func:`make_rank_scorers`' dict.
+
+    scikit-learn names a scorer whose values are negated ``neg_...``
+    (``neg_mean_squared_error``); a lower-is-better metric's key is so
+    prefixed (``neg_fallout@5``), as are the ``cv_results_`` columns and the
+    ``refit`` name that come from it.
+    """
+    return metric if greater_is_better_of(metric) else f"neg_{metric}"
+
+
 def _resolve_metric(metric, metric_kwargs, greater_is_better):
     """``(score_func, options, accepts_sample_weight)`` for a metric name or function.
 
@@ -129,12 +165,7 @@ def _resolve_metric(metric, metric_kwargs, greater_is_better):
             f"f(y_true, y_score, *, qid, ...), got {metric!r}."
         )
     definition, fixed, accepted = _named_options(metric)
-    if not greater_is_better:
-        raise ValueError(
-            f"greater_is_better=False for {metric!r}: every named ranking metric is "
-            "better when higher, and a search would pick the worst model. Leave "
-            "greater_is_better at True."
-        )
+    _check_orientation(metric, definition, greater_is_better)
     repeated = sorted(set(fixed) & set(metric_kwargs))
     if repeated:
         raise ValueError(
@@ -319,7 +350,7 @@ class _RankScorer(_BaseScorer):
 
 
 def make_rank_scorer(
-    metric, *, greater_is_better=True, qid_column=None, response_method="auto", **metric_kwargs
+    metric, *, greater_is_better=None, qid_column=None, response_method="auto", **metric_kwargs
 ):
     """Make a scorer from a ranking metric, for ``scoring=`` in model selection.
 
@@ -364,10 +395,15 @@ def make_rank_scorer(
         A metric name as :func:`~sklearn_rank_metrics.evaluate` takes it,
         such as ``"ndcg@10"``, ``"map@100"`` or ``"mrr@10"``, or a function
         ``f(y_true, y_score, *, qid, ...)`` returning a float.
-    greater_is_better : bool, default=True
-        Whether a higher value is better. Every named metric is; set False
-        only for a loss given as a function, whose scores are then negated
-        (as :func:`~sklearn.metrics.make_scorer` does).
+    greater_is_better : bool or None, default=None
+        Whether a higher value is better. None: the named metric's own
+        orientation (True for a function). A lower-is-better metric
+        (``"fallout@5"``) or a function given with ``greater_is_better=False``
+        has its scores negated, as :func:`~sklearn.metrics.make_scorer` and
+        scikit-learn's ``neg_mean_squared_error`` do, so that a search, which
+        maximizes the score, picks the lowest value. A value that contradicts
+        a named metric's orientation (False for ``"ndcg@10"``, True for
+        ``"fallout@5"``) is an error naming the metric.
     qid_column : int or str, default=None
         Column of X holding the query ids (position, or DataFrame column
         name). The estimator must expect that column too: wrap it in
@@ -390,7 +426,8 @@ default="auto"
     -------
     scorer : callable
         ``scorer(estimator, X, y_true, *, qid=None, sample_weight=None)``, a
-        scikit-learn scorer object for ``scoring=``. It requests ``qid``
+        scikit-learn scorer object for ``scoring=``, returning the metric's
+        mean (negated for a lower-is-better one). It requests ``qid``
         through metadata routing; ``scorer.set_score_request(qid=False,
         sample_weight=True)`` changes that. It pickles, so ``n_jobs`` works.
 
@@ -434,11 +471,23 @@ default="auto"
     >>> ranker = QueryRanker(Ridge(), qid_column=0).fit(X_with_qid, y)
     >>> make_rank_scorer("ndcg@2", qid_column=0)(ranker, X_with_qid, y)
     1.0
+
+    A lower-is-better metric scores its negated value, as scikit-learn's
+    ``neg_mean_squared_error``. fallout@1 (the share of a query's
+    non-relevant documents, label 0, ranked first) is 0 for the model and 1
+    for the reversed ranking, which puts the one of each query on top:
+
+    >>> fallout = make_rank_scorer("fallout@1")
+    >>> fallout
+    make_rank_scorer('fallout@1', greater_is_better=False)
+    >>> fallout(model, X, y, qid=qid), fallout(model, -X, y, qid=qid)
+    (-0.0, -1.0)
     """
     check_parameters("make_rank_scorer", response_method=response_method)
     score_func, options, accepts_sample_weight = _resolve_metric(
         metric, metric_kwargs, greater_is_better
     )
+    greater_is_better = greater_is_better_of(metric, greater_is_better)
     return _RankScorer(
         score_func,
         1 if greater_is_better else -1,
@@ -459,6 +508,12 @@ def make_rank_scorers(metrics, *, qid_column=None, response_method="auto", **met
     ``scoring=["ndcg@10", "map@10"]`` fails; pass
     ``scoring=make_rank_scorers(["ndcg@10", "map@10"])`` instead, and
     ``refit="ndcg@10"`` to pick the model by one of them.
+
+    A lower-is-better metric (``"fallout@5"``) scores its negated value and
+    its key is the name prefixed ``neg_`` (``"neg_fallout@5"``), as
+    scikit-learn names its negated scorers (``"neg_mean_squared_error"``):
+    so are its ``cv_results_`` columns (``mean_test_neg_fallout@5``) and
+    ``refit="neg_fallout@5"``, which picks the lowest fallout.
 
     Parameters
     ----------
@@ -481,7 +536,8 @@ default="auto"
     Returns
     -------
     scorers : dict
-        ``{name: scorer}``, in the order given. scikit-learn's multi-metric
+        ``{name: scorer}``, in the order given; the name prefixed ``neg_``
+        for a lower-is-better metric (see above). scikit-learn's multi-metric
         scoring predicts once per fold for all of them, also beside its own
         scorers of the same method (``{**scorers, "r2": "r2"}``).
 
@@ -503,6 +559,8 @@ default="auto"
     ['ndcg@10', 'map@10', 'mrr@10']
     >>> scoring["map@10"]
     make_rank_scorer('map@10')
+    >>> list(make_rank_scorers(["ndcg@10", "fallout@10"]))
+    ['ndcg@10', 'neg_fallout@10']
     """
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -532,7 +590,7 @@ default="auto"
             f"no metric of {metrics!r} takes the option(s) {', '.join(map(repr, unused))}."
         )
     return {
-        name: make_rank_scorer(
+        scorer_key(name): make_rank_scorer(
             name,
             qid_column=qid_column,
             response_method=response_method,

@@ -16,9 +16,13 @@ from .._engine.spec import ALIASES, METRICS, CurveRequests
 from ..model_selection._response import ranking_scores
 from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
 
-# The metrics with a cutoff that have a function of their own: each has a metric@k curve.
+# The metrics with a cutoff that have a function of their own, and fallout (evaluate's
+# only): each has a metric@k curve, its cutoff quantities having values at every cutoff.
+_CURVES_WITHOUT_FUNCTION = ("fallout",)
 CURVE_METRICS = tuple(
-    name for name, d in METRICS.items() if d.function is not None and d.takes_cutoff
+    name
+    for name, d in METRICS.items()
+    if d.takes_cutoff and (d.function is not None or name in _CURVES_WITHOUT_FUNCTION)
 )
 
 # The curve metrics that divide by k, with their value beyond the lists: they go on falling
@@ -379,9 +383,9 @@ class RankingCurveDisplay:
             documents form one query.
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` - ndcg, dcg, cg, mrr, map,
-            precision, recall, f1, recall_cap, hit_rate, hit_rate_item - or
-            an alias (ap, rr, p, hr, ...). Metrics without a cutoff raise a
-            ValueError.
+            precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
+            fallout (lower is better) - or an alias (ap, rr, p, hr, ...).
+            Metrics without a cutoff raise a ValueError.
         k_max : int, default=20
             The largest cutoff: the curve has ``k = 1 .. k_max``, cut at the
             longest list (or at the largest ``n_relevant``, where larger),

@@ -153,9 +153,16 @@ class Counted(Quantity):
     high: float
 
     def compute(self, work):
+        return expected_gain_at_k(*self._block_count(work), discounted=False)
+
+    def prefix(self, work):
+        return expected_gain_prefix(*self._block_count(work), self.k, discounted=False)
+
+    def _block_count(self, work):
+        """``(head, documents in the range per head block)`` of the head at ``k``."""
         table = work.label_table(label_range(work.evaluation, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
-        return expected_gain_at_k(head, block_count, discounted=False)
+        return head, block_count
 
 
 def first_relevant_prefix(work, k, level, reciprocal):

@@ -165,6 +165,28 @@ class Count(Computation):
 
 
 @dataclass(frozen=True)
+class Fallout(Computation):
+    """Fallout: non-relevant documents in the top ``k`` over all non-relevant documents.
+
+    Non-relevant: a judged label below the level (``[0, level)``), so a run's
+    unjudged documents (negative labels) are neither counted nor counted
+    against; against judgments (``evaluate_run``) the total is the query's
+    judged non-relevant documents, retrieved or not, as R is for recall.
+    """
+
+    def needs(self, request, plan):
+        level = self.level(request, plan)
+        return Counted(request.k, 0.0, level), CountInList(0.0, level)
+
+    def finalize(self, request, plan, values, run):
+        retrieved, total = values
+        # A query without a non-relevant document scores 1, the worst value, as
+        # torchmetrics' RetrievalFallOut (empty_target_action="pos") and as
+        # no_relevant="zero" scores a query without a relevant one elsewhere.
+        return QueryValues(np.where(total > 0, ratio(retrieved, total), 1.0))
+
+
+@dataclass(frozen=True)
 class AtMultipleOfR(Computation):
     """Precision at ``c = floor(multiplier R + 0.9)`` documents (trec_eval ``Rprec_mult``)."""
 

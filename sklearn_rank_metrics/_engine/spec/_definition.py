@@ -23,7 +23,8 @@ FAMILY_OPTIONS = {
     "graded": ("gain", "ties", "no_relevant"),
     "binary": ("relevance_level", "n_relevant", "ties", "no_relevant"),
     "pairs": ("ties",),
-    # Counts and shares defined for every query (num_rel, judged@k, utility): no no_relevant.
+    # Counts and shares defined for every query (num_rel, judged@k, utility, fallout with
+    # its value 1 without non-relevant documents): no no_relevant.
     "counts": ("relevance_level", "n_relevant", "ties"),
 }
 

@@ -31,6 +31,7 @@ from ._binary import (
     AtMultipleOfR,
     Binary,
     Count,
+    Fallout,
     Interpolated,
     PairAgreement,
     RankBiased,
@@ -430,6 +431,16 @@ _DEFINITIONS = (
         Binary(judged, over_list, about_relevant=False),
         formula="judged documents (label >= 0) in the top `k` over `min(k, n)`",
         matches="ir_measures `Judged@k` (a negative judgment counts as unjudged here)",
+    ),
+    MetricDefinition(
+        "fallout",
+        "counts",
+        Fallout(),
+        aliases=("fall_out",),
+        higher_is_better=False,
+        formula="non-relevant documents (label < level) in the top `k` over all non-relevant "
+        "ones `N` (a run's: judged, retrieved or not); 1 where `N = 0`. Lower is better",
+        matches="torchmetrics `RetrievalFallOut`",
     ),
     MetricDefinition(
         "unjudged",
