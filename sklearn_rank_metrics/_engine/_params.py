@@ -17,6 +17,7 @@ own wording, where an argument means something special there).
 import inspect
 import math
 import numbers
+import re
 import textwrap
 from dataclasses import dataclass
 
@@ -93,10 +94,12 @@ class Parameter:
 
 def _shown(value):
     """A value as a docstring shows it: strings in double quotes."""
-    return f'"{value}"' if isinstance(value, str) else repr(value)
+    if isinstance(value, str):
+        return f'"{value}"'
+    return f"{value:_}" if _is_int(value) and abs(value) >= 10_000 else repr(value)
 
 
-def options(*allowed, fix, doc=None, name=None):
+def options(*allowed, fix, doc=None, name=None, accepts=None):
     """A parameter taking one of a few values (compared by identity for None)."""
 
     def is_valid(value):
@@ -105,7 +108,7 @@ def options(*allowed, fix, doc=None, name=None):
         )
 
     choices = "{" + ", ".join(map(_shown, allowed)) + "}"
-    accepts = f"one of {', '.join(map(repr, allowed))}"
+    accepts = accepts or f"one of {', '.join(map(repr, allowed))}"
     return Parameter(accepts, fix, is_valid=is_valid, type=choices, doc=doc, name=name)
 
 
@@ -259,6 +262,7 @@ PARAMETERS = {
     ),
     "average": options(
         "mean", None,
+        accepts="'mean' or None",
         fix="'mean' returns the mean over queries; None the value of every query.",
         doc='``"mean"`` returns the (weighted) mean over queries; None the value of every '
         "query, in the order of ``numpy.unique(qid)`` (row order for 2-D input), NaN where "
@@ -296,8 +300,14 @@ PARAMETERS = {
         "weights and at least 2 queries. None: no band.",
     ),
     # The comparisons' options.
+    "baseline": data(
+        "str",
+        'The model every other model is compared to; None: the first. Must be None with '
+        '``pairs="all"``.',
+    ),
     "pairs": options(
         "baseline", "all",
+        accepts="'baseline' or 'all'",
         fix="'baseline' compares each model to the baseline; 'all' every pair of models.",
         doc='``"baseline"``: each model against the baseline (``m - 1`` comparisons per '
         'metric). ``"all"``: every pair of models, adjusted by a randomized Tukey HSD.',
@@ -412,11 +422,13 @@ def _table_entry(parameter, extra):
     if parameter.default is not inspect.Parameter.empty:
         kind = f"{kind}, default={_shown(parameter.default)}"
     text = " ".join(filter(None, [entry.doc, extra.get(parameter.name)]))
+    # A literal (``p = (b + 1) / ...``) is not broken across lines.
+    text = re.sub(r"``.+?``", lambda literal: literal[0].replace(" ", "\0"), text)
     wrapped = textwrap.fill(
         text, _WIDTH, initial_indent="    ", subsequent_indent="    ",
         break_long_words=False, break_on_hyphens=False,
     )  # fmt: skip
-    return [f"{parameter.name} : {kind}", *wrapped.split("\n")]
+    return [f"{parameter.name} : {kind}", *wrapped.replace("\0", " ").split("\n")]
 
 
 def document_parameters(*, returns=None, extra=None):
