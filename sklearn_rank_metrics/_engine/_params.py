@@ -414,10 +414,13 @@ def _entries(lines):
     return entries
 
 
-def _table_entry(parameter, extra):
-    entry = PARAMETERS[parameter.name]
-    if entry.doc is None:
-        raise AssertionError(f"the parameter table has no doc for {parameter.name!r}")
+def _table_entry(function, parameter, extra):
+    entry = PARAMETERS.get(parameter.name)
+    if entry is None or entry.doc is None:
+        raise TypeError(
+            f"{function.__qualname__}: argument {parameter.name!r} is documented neither in "
+            "its docstring's Parameters section nor in the parameter table."
+        )
     kind = entry.type
     if parameter.default is not inspect.Parameter.empty:
         kind = f"{kind}, default={_shown(parameter.default)}"
@@ -475,7 +478,7 @@ def document_parameters(*, returns=None, extra=None):
                 written.update(*[names for names, body in own if parameter.name in names])
                 entries.extend(mine[0])
             else:
-                entries.extend(_table_entry(parameter, extra))
+                entries.extend(_table_entry(function, parameter, extra))
         section = ["Parameters", "----------", *entries, ""]
         if returns is not None and "Returns" not in starts:
             section += ["Returns", "-------", *returns.strip("\n").split("\n"), ""]

@@ -20,7 +20,7 @@ import numpy as np
 from .._engine._factorize import BLOCK, run_starts
 from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine._names import call_gain
-from .._engine._params import PARAMETERS, check_parameters
+from .._engine._params import check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._results import queries_taken, trec_means
 from .._engine._segments import segment_ranks
@@ -327,9 +327,9 @@ def check_options(
         max_docs=max_docs,
         judged_only=judged_only,
         trec_eval_version=trec_eval_version,
+        judged_relevance_level=relevance_level,
+        run_ties=ties,
     )
-    PARAMETERS["judged_relevance_level"].check(owner, "relevance_level", relevance_level)
-    PARAMETERS["run_ties"].check(owner, "ties", ties)
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
