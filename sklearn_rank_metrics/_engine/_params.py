@@ -121,6 +121,12 @@ def _level(value):
     return _is_real(value) and 0 < value < 1
 
 
+def level(fix, doc):
+    """A parameter taking a number strictly between 0 and 1 (a confidence or significance level)."""
+    accepts = "a number strictly between 0 and 1"
+    return Parameter(accepts, fix, has_type=_is_real, is_valid=_level, type="float", doc=doc)
+
+
 PARAMETERS = {
     "y_true": data(
         "array-like of shape (n_documents,) or (n_queries, n_documents_per_query)",
@@ -334,12 +340,8 @@ PARAMETERS = {
         doc="Resamples of the bootstrap intervals, the randomization and bootstrap tests and "
         "the Tukey HSD.",
     ),
-    "confidence_level": Parameter(
-        "a number strictly between 0 and 1",
+    "confidence_level": level(
         "confidence_level=0.95 gives 95% intervals.",
-        has_type=_is_real,
-        is_valid=lambda level: 0 < level < 1,
-        type="float",
         doc="Of the intervals, which are BCa bootstrap intervals over queries.",
     ),
     "correction": options(
@@ -350,12 +352,8 @@ PARAMETERS = {
         "the baseline, which never enters its own family. With ``pairs=\"all\"`` the "
         "randomized Tukey HSD adjusts instead, and only the default is accepted.",
     ),
-    "alpha": Parameter(
-        "a number strictly between 0 and 1",
+    "alpha": level(
         "alpha=0.05 rejects where p_adjusted <= 0.05.",
-        has_type=_is_real,
-        is_valid=lambda level: 0 < level < 1,
-        type="float",
         doc="Significance level of ``reject``: ``p_adjusted <= alpha``.",
     ),
     "random_state": data(

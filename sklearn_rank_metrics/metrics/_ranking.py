@@ -97,6 +97,8 @@ def _metric(**extra):
     """
 
     def bind(function):
+        if not any(definition.function == function.__name__ for definition in METRICS.values()):
+            raise AssertionError(f"no metric definition computes {function.__name__}")
         document_parameters(returns=_RETURNS, extra=extra)(function)
         signature = inspect.signature(function)
 
