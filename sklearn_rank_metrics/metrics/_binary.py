@@ -341,7 +341,10 @@ def recall_cap_score(
     """
 
 
-@_metric(n_relevant=_ONLY_WHETHER_ANY)
+@_metric(
+    n_relevant=_ONLY_WHETHER_ANY,
+    ties='Under ``"average"`` the value of a query is the probability of a hit.',
+)
 def hit_rate_score(
     y_true,
     y_score,

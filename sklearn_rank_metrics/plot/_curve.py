@@ -322,7 +322,6 @@ class RankingCurveDisplay:
         extra={
             "gain": "It applies to ndcg, dcg and cg.",
             "relevance_level": "It applies to the metrics of binary relevance.",
-            "no_relevant": "One warning for the curve when queries are left out.",
         }
     )
     def from_predictions(
@@ -369,6 +368,9 @@ class RankingCurveDisplay:
             metric keeps its last value but precision and f1 (``hits / k``,
             ``2 hits / (k + R)``), which go on falling: their curves stop
             there too, with a warning (see Warns).
+        no_relevant : {"zero", "skip", "one"}, default="zero"
+            Value of a query with no relevant document, as in the metric
+            functions (one warning for the curve when queries are skipped).
         sample_weight : array-like, default=None
             Weights of the queries in the means, as in the metric functions.
         name : str, default=None
