@@ -4,8 +4,8 @@ Both front ends do the same three things and differ only in how their engine
 moves data:
 
 1. :func:`make_plan` checks the arguments on the client, before any work is
-   sent out: the columns exist, ``average`` is "mean" or None, and the
-   metric names and options are accepted by
+   sent out (``average`` and ``n_relevant`` against the parameter table, by
+   the front end): the columns exist, and the metric names and options are accepted by
    :func:`~sklearn_rank_metrics.evaluate` itself (it is called once on a
    one-document input, so the messages are its own).
 2. :func:`evaluate_partition` runs the in-memory
@@ -86,13 +86,11 @@ class Plan:
         return [self.qid, self.label, self.score, *weight]
 
 
-def make_plan(columns, *, label, score, qid, metrics, average, sample_weight, n_relevant, options):
-    """Check the arguments of a distributed ``evaluate`` against the frame's ``columns``."""
-    if average not in ("mean", None):
-        raise ValueError(
-            f"average must be 'mean' or None, got {average!r}: 'mean' for the means, None "
-            "for a frame of per-query values."
-        )
+def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant, options):
+    """Check the arguments of a distributed ``evaluate`` against the frame's ``columns``.
+
+    The caller has checked ``average`` and ``n_relevant`` against the parameter table.
+    """
     for argument, name in [("label", label), ("score", score), ("qid", qid),
                            ("sample_weight", sample_weight)]:  # fmt: skip
         if name is not None and name not in columns:
@@ -101,13 +99,7 @@ def make_plan(columns, *, label, score, qid, metrics, average, sample_weight, n_
                 f"{list(columns)}); pass the name of the column that holds it."
             )
     if n_relevant is not None:
-        try:
-            n_relevant = dict(n_relevant)
-        except (TypeError, ValueError):
-            raise TypeError(
-                "n_relevant must be a mapping of query id to number of relevant documents, "
-                f"e.g. {{'q1': 5}}; got {type(n_relevant).__name__}."
-            ) from None
+        n_relevant = dict(n_relevant)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         # The engine's own checks of names and options, on one document.

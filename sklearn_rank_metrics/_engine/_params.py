@@ -1,4 +1,4 @@
-"""The declared parameter table: what each option accepts, and how to fix a wrong value.
+"""The declared parameter table: what each argument accepts, how to fix it, and its docs.
 
 Every public function calls :func:`check_parameters` at its top with the
 options it takes; the table below is the one place that says what a valid
@@ -7,10 +7,18 @@ options it takes; the table below is the one place that says what a valid
 the argument, what it accepts and how to fix it. (scikit-learn's private
 ``validate_params`` is not used: it can be switched off from outside, and
 its messages do not say the fix.)
+
+The same entries document the arguments: :func:`document_parameters` writes
+a public function's Parameters section from the table, in the order of its
+signature, keeping the entries the function's docstring writes itself (its
+own wording, where an argument means something special there).
 """
 
+import inspect
 import math
 import numbers
+import re
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,20 +51,34 @@ class Parameter:
 
     Attributes
     ----------
-    accepts : str
-        What it accepts, completing "``name`` must be ...".
-    fix : str
+    accepts : str or None
+        What it accepts, completing "``name`` must be ...". None for the
+        data arguments (``y_true``, ``qid``, ...), which the array checks
+        validate with the data.
+    fix : str or None
         How to correct a wrong value.
     has_type : callable
         ``has_type(value)``: the value has an acceptable type (else TypeError).
     is_valid : callable
         ``is_valid(value)``, given an acceptable type (else ValueError).
+    type : str or None
+        Its type in a numpydoc Parameters entry (the default is added from
+        the function's signature).
+    doc : str or None
+        Its description in the Parameters entry of every public function that
+        takes it, unless the function's docstring writes its own.
+    name : str or None
+        The argument's name in messages, where the table's key differs (two
+        entries for one name: ``run_ties`` is ``evaluate_run``'s ``ties``).
     """
 
-    accepts: str
-    fix: str
+    accepts: str = None
+    fix: str = None
     has_type: object = _anything
     is_valid: object = _anything
+    type: str = None
+    doc: str = None
+    name: str = None
 
     def check(self, owner, name, value):
         """Raise a TypeError or ValueError naming ``owner`` and ``name`` unless ``value`` is valid."""
@@ -70,7 +92,14 @@ class Parameter:
         return f"{owner}: {name}={shown} is not valid; {name} must be {self.accepts}. {self.fix}"
 
 
-def options(*allowed, fix):
+def _shown(value):
+    """A value as a docstring shows it: strings in double quotes."""
+    if isinstance(value, str):
+        return f'"{value}"'
+    return f"{value:_}" if _is_int(value) and abs(value) >= 10_000 else repr(value)
+
+
+def options(*allowed, fix, doc=None, name=None, accepts=None):
     """A parameter taking one of a few values (compared by identity for None)."""
 
     def is_valid(value):
@@ -78,33 +107,81 @@ def options(*allowed, fix):
             value is option or (isinstance(value, str) and value == option) for option in allowed
         )
 
-    return Parameter(f"one of {', '.join(map(repr, allowed))}", fix, is_valid=is_valid)
+    choices = "{" + ", ".join(map(_shown, allowed)) + "}"
+    accepts = accepts or f"one of {', '.join(map(repr, allowed))}"
+    return Parameter(accepts, fix, is_valid=is_valid, type=choices, doc=doc, name=name)
+
+
+def data(type, doc):
+    """A data argument: documented here, checked with the arrays."""
+    return Parameter(type=type, doc=doc)
+
+
+def _level(value):
+    return _is_real(value) and 0 < value < 1
+
+
+def level(fix, doc):
+    """A parameter taking a number strictly between 0 and 1 (a confidence or significance level)."""
+    accepts = "a number strictly between 0 and 1"
+    return Parameter(accepts, fix, has_type=_is_real, is_valid=_level, type="float", doc=doc)
 
 
 PARAMETERS = {
+    "y_true": data(
+        "array-like of shape (n_documents,) or (n_queries, n_documents_per_query)",
+        "True relevance labels, >= 0 (binary or graded; fractional grades are fine). 1-D: "
+        "one label per document, queries given by ``qid``. 2-D: one query per row, as "
+        "scikit-learn's ranking metrics take them.",
+    ),
+    "y_score": data(
+        "array-like of the same shape as y_true",
+        "Predicted scores; a higher score ranks a document higher. Integer scores are "
+        "ranked by their exact value.",
+    ),
+    "qid": data(
+        "array-like of shape (n_documents,)",
+        "Query id of every document (ints or strings, rows in any order). Only with 1-D "
+        "input; None means all documents form one query.",
+    ),
+    "sample_weight": data(
+        "array-like",
+        "Weights of the queries in the mean: one per row for 2-D input; for 1-D input one "
+        "per document, equal within each query. Ignored with ``average=None``.",
+    ),
     "k": Parameter(
         "a positive int (at most 2**63 - 1) or None",
         "k=10 evaluates the top 10 documents of each query; k=None the whole list.",
         has_type=lambda k: k is None or _is_int(k),
         is_valid=lambda k: k is None or is_cutoff(k),
+        type="int",
+        doc="Only the top ``k`` documents of each query count. None evaluates the whole "
+        "list; a ``k`` larger than a list is allowed.",
     ),
     "gain": options(
         "linear", "exponential",
         fix="'linear' uses the label as the gain (scikit-learn, trec_eval); 'exponential' "
         "uses 2**label - 1 (LightGBM, XGBoost).",
+        doc="Gain of a document with label ``rel``: ``rel`` (scikit-learn, trec_eval) or "
+        "``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).",
     ),
     "level": options(
         "query", "item",
         fix="'query' counts queries with a hit; 'item' counts relevant recommended items.",
+        doc="Whether to count queries with a hit, or relevant recommended items.",
     ),
     "method": options(
-        "rc", "kendall", fix="'rc' is the share of agreeing pairs; 'kendall' Kendall's tau-b."
+        "rc", "kendall", fix="'rc' is the share of agreeing pairs; 'kendall' Kendall's tau-b.",
+        doc="The agreement share RC, or Kendall's tau-b.",
     ),
     "relevance_level": Parameter(
         "a finite number > 0",
         "A document is relevant iff its label >= relevance_level; the default is 1.",
         has_type=_is_real,
         is_valid=lambda level: math.isfinite(level) and level > 0,
+        type="float",
+        doc="A document is relevant iff its label >= ``relevance_level`` (trec_eval's "
+        "``-l``, ranx's ``rel_lvl``).",
     ),
     "judged_relevance_level": Parameter(
         "a finite number >= 0",
@@ -112,6 +189,7 @@ PARAMETERS = {
         "the default is 1, 0 makes every judged document relevant.",
         has_type=_is_real,
         is_valid=lambda level: math.isfinite(level) and level >= 0,
+        name="relevance_level",
     ),
     "missing_queries": options(
         "ignore", "zero",
@@ -133,12 +211,20 @@ PARAMETERS = {
         "None or a mapping {query id: number of relevant documents}",
         "Give the total number of relevant documents of each query, e.g. {'q1': 5}.",
         has_type=lambda value: value is None or hasattr(value, "items"),
+        type="mapping of query id to int",
+        doc="Total number of relevant documents of each query, for runs whose lists miss "
+        "some. Every key must be a query id (row numbers for 2-D input); queries absent "
+        "from the mapping use the count in their list.",
     ),
     "ties": options(
         "average", "optimistic", "pessimistic", "first",
         fix="'average' is the exact expected value over the orderings of tied documents; "
         "'optimistic' and 'pessimistic' rank higher labels first and last inside a tie; "
         "'first' keeps tied documents in input order (LightGBM, XGBoost).",
+        doc='Documents with equal scores: ``"average"`` gives the exact expected value over '
+        'all their orderings; ``"optimistic"`` and ``"pessimistic"`` rank higher labels '
+        'first and last inside a tie, giving the bounds; ``"first"`` ranks them in input '
+        "order (row order inside the query), as the stable sorts of LightGBM and XGBoost do.",
     ),
     "run_ties": options(
         "average", "trec_eval", "first", "optimistic", "pessimistic",
@@ -146,6 +232,7 @@ PARAMETERS = {
         "'trec_eval' breaks ties by document id, descending, as trec_eval; 'first' keeps "
         "the run's line order; 'optimistic' and 'pessimistic' rank higher grades first "
         "and last inside a tie.",
+        name="ties",
     ),
     "trec_eval_version": options(
         "10", "9",
@@ -158,6 +245,7 @@ PARAMETERS = {
         "ignore_ties=True ranks tied documents as scikit-learn's ignore_ties=True does (the "
         "order of numpy.argsort, reversed); ties= chooses any other treatment of ties.",
         has_type=lambda value: isinstance(value, (bool, np.bool_)),
+        type="bool",
     ),
     "log_base": Parameter(
         "a finite number > 1",
@@ -165,15 +253,26 @@ PARAMETERS = {
         "trec_eval's (a base <= 1 would give zero or negative discounts).",
         has_type=_is_real,
         is_valid=lambda base: math.isfinite(base) and base > 1,
+        type="float",
+        doc="Base of the logarithm of the discount ``1 / log_base(i + 1)``, > 1: "
+        "scikit-learn's option. DCG in base ``b`` is DCG in base 2 times ``log2(b)``; NDCG "
+        "does not depend on the base.",
     ),
     "no_relevant": options(
         "zero", "skip", "one",
         fix="A query without relevant documents scores 0 ('zero', as trec_eval and "
         "scikit-learn), is left out of the mean ('skip'), or scores 1 ('one').",
+        doc="Value of a query with no relevant document (counting ``n_relevant``): 0 as in "
+        "trec_eval, left out of the mean with a warning that counts such queries (NaN with "
+        "``average=None``), or 1.",
     ),
     "average": options(
         "mean", None,
+        accepts="'mean' or None",
         fix="'mean' returns the mean over queries; None the value of every query.",
+        doc='``"mean"`` returns the (weighted) mean over queries; None the value of every '
+        "query, in the order of ``numpy.unique(qid)`` (row order for 2-D input), NaN where "
+        "a query was left out.",
     ),
     "response_method": options(
         "auto", "predict", "decision_function", "predict_proba",
@@ -187,6 +286,80 @@ PARAMETERS = {
         has_type=lambda n: n is None or _is_int(n),
         is_valid=lambda n: n is None or n >= 1 or n == -1,
     ),
+    # The curve display's options.
+    "k_max": Parameter(
+        "a positive int, the largest cutoff of the curve",
+        "k_max=20 draws k = 1 .. 20.",
+        has_type=_is_int,
+        is_valid=lambda k_max: k_max >= 1,
+        type="int",
+    ),
+    "confidence_band": Parameter(
+        "None (no band) or a confidence level between 0 and 1",
+        "confidence_band=0.95 draws the 95% interval of the mean at every cutoff.",
+        is_valid=lambda level: level is None or _level(level),
+        type="float",
+        doc="A confidence level such as 0.95 draws, at every cutoff, the normal-approximation "
+        "interval of the mean over queries: ``mean -/+ z s / sqrt(n)``, ``s`` the standard "
+        "deviation of the per-query values (``ddof=1``), ``n`` the queries with a value, "
+        "``z`` the standard normal quantile of ``(1 + level) / 2``. It needs equal query "
+        "weights and at least 2 queries. None: no band.",
+    ),
+    # The comparisons' options.
+    "baseline": data(
+        "str",
+        'The model every other model is compared to; None: the first. Must be None with '
+        '``pairs="all"``.',
+    ),
+    "pairs": options(
+        "baseline", "all",
+        accepts="'baseline' or 'all'",
+        fix="'baseline' compares each model to the baseline; 'all' every pair of models.",
+        doc='``"baseline"``: each model against the baseline (``m - 1`` comparisons per '
+        'metric). ``"all"``: every pair of models, adjusted by a randomized Tukey HSD.',
+    ),
+    "test": options(
+        "permutation", "t", "bootstrap", "wilcoxon",
+        fix="The paired test of the p-values: the randomization test, the t-test, the "
+        "studentized bootstrap test or the Wilcoxon signed-rank test.",
+        doc="The paired two-sided test of the p-values, over queries: ``\"permutation\"``, "
+        "the randomization test flipping the sign of each query's difference (exact, over "
+        "all ``2**n_queries`` flips, when ``n_resamples >= 2**n_queries``; otherwise "
+        "``p = (b + 1) / (n_resamples + 1)``, never 0); ``\"t\"``, the paired t-test "
+        "(:func:`scipy.stats.ttest_rel`); ``\"bootstrap\"``, the studentized bootstrap test "
+        "of the shifted differences; ``\"wilcoxon\"``, the Wilcoxon signed-rank test "
+        "(:func:`scipy.stats.wilcoxon`), which tests whether the differences are symmetric "
+        "about 0 - their median, not their mean.",
+    ),
+    "n_resamples": Parameter(
+        "a positive int",
+        "n_resamples=10_000 (the default) draws 10,000 resamples.",
+        has_type=_is_int,
+        is_valid=lambda n: n >= 1,
+        type="int",
+        doc="Resamples of the bootstrap intervals, the randomization and bootstrap tests and "
+        "the Tukey HSD.",
+    ),
+    "confidence_level": level(
+        "confidence_level=0.95 gives 95% intervals.",
+        doc="Of the intervals, which are BCa bootstrap intervals over queries.",
+    ),
+    "correction": options(
+        "holm", "bonferroni", "fdr_bh", None,
+        fix="'holm' and 'bonferroni' control the family-wise error, 'fdr_bh' the false "
+        "discovery rate (Benjamini-Hochberg); None leaves the p-values unadjusted.",
+        doc="Adjustment of the p-values over the family of each metric: the comparisons to "
+        "the baseline, which never enters its own family. With ``pairs=\"all\"`` the "
+        "randomized Tukey HSD adjusts instead, and only the default is accepted.",
+    ),
+    "alpha": level(
+        "alpha=0.05 rejects where p_adjusted <= 0.05.",
+        doc="Significance level of ``reject``: ``p_adjusted <= alpha``.",
+    ),
+    "random_state": data(
+        "int, numpy.random.Generator, RandomState or None",
+        "The resampling's randomness; an int makes the result reproducible.",
+    ),
 }  # fmt: skip
 
 
@@ -198,7 +371,117 @@ def check_parameters(owner, **values):
     owner : str
         The public function or method checking its arguments, named in errors.
     **values
-        The arguments to check, by parameter name.
+        The arguments to check, by the key of their entry (its ``name``, where
+        it has one, is the argument's name in the messages).
     """
-    for name, value in values.items():
-        PARAMETERS[name].check(owner, name, value)
+    for key, value in values.items():
+        entry = PARAMETERS[key]
+        entry.check(owner, entry.name or key, value)
+
+
+# -- Parameters sections written from the table ---------------------------------------------
+
+_SECTIONS = (
+    "Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also", "Notes",
+    "References", "Examples", "Attributes", "Methods",
+)  # fmt: skip
+_WIDTH = 72  # a description's lines, its indent included
+
+
+def _section_starts(lines):
+    """``{section title: line index}`` of the numpydoc sections of a cleaned docstring."""
+    return {
+        line: i
+        for i, line in enumerate(lines[:-1])
+        if line in _SECTIONS and lines[i + 1] == "-" * len(line)
+    }
+
+
+def _entries(lines):
+    """The entries of a Parameters section's lines: ``[(names, lines), ...]``."""
+    entries = []
+    for line in lines:
+        if line and not line[0].isspace():
+            names = line.split(" : ")[0].split(", ")
+            entries.append(([name.lstrip("*") for name in names], [line]))
+        elif entries:
+            entries[-1][1].append(line)
+    for _, body in entries:
+        while not body[-1]:
+            body.pop()
+    return entries
+
+
+def _table_entry(function, parameter, extra):
+    entry = PARAMETERS.get(parameter.name)
+    if entry is None or entry.doc is None:
+        raise TypeError(
+            f"{function.__qualname__}: argument {parameter.name!r} is documented neither in "
+            "its docstring's Parameters section nor in the parameter table."
+        )
+    kind = entry.type
+    if parameter.default is not inspect.Parameter.empty:
+        kind = f"{kind}, default={_shown(parameter.default)}"
+    text = " ".join(filter(None, [entry.doc, extra.get(parameter.name)]))
+    # A literal (``p = (b + 1) / ...``) is not broken across lines.
+    text = re.sub(r"``.+?``", lambda literal: literal[0].replace(" ", "\0"), text)
+    wrapped = textwrap.fill(
+        text, _WIDTH, initial_indent="    ", subsequent_indent="    ",
+        break_long_words=False, break_on_hyphens=False,
+    )  # fmt: skip
+    return [f"{parameter.name} : {kind}", *wrapped.replace("\0", " ").split("\n")]
+
+
+def document_parameters(*, returns=None, extra=None):
+    """Write a function's Parameters (and Returns) section from :data:`PARAMETERS`.
+
+    The decorated function's docstring keeps its summary, formula, notes,
+    See Also, References and Examples; its Parameters section, if it has
+    one, holds only the entries it writes itself. Every argument of the
+    signature gets one entry, in signature order: the docstring's own, else
+    the table's (its type, the signature's default, its doc). An argument
+    documented nowhere is an error when the module is imported.
+
+    Parameters
+    ----------
+    returns : str, optional
+        The Returns section's text (entries, unindented), where the
+        docstring has none.
+    extra : dict, optional
+        ``{argument: sentence}`` appended to the table's doc of an argument:
+        what the argument means in this function beyond the shared text.
+    """
+    extra = extra or {}
+
+    def decorate(function):
+        if function.__doc__ is None:  # python -OO strips docstrings
+            return function
+        lines = inspect.cleandoc(function.__doc__).split("\n")
+        starts = _section_starts(lines)
+        after = sorted(i for title, i in starts.items() if title != "Parameters")
+        if "Parameters" in starts:
+            begin = starts["Parameters"]
+            end = min([i for i in after if i > begin] + [len(lines)])
+            own = _entries(lines[begin + 2 : end])
+            del lines[begin:end]
+        else:
+            begin = min(after + [len(lines)])
+            own = []
+        entries, written = [], set()
+        for parameter in inspect.signature(function).parameters.values():
+            if parameter.name in ("self", "cls") or parameter.name in written:
+                continue
+            mine = [body for names, body in own if parameter.name in names]
+            if mine:
+                written.update(*[names for names, body in own if parameter.name in names])
+                entries.extend(mine[0])
+            else:
+                entries.extend(_table_entry(function, parameter, extra))
+        section = ["Parameters", "----------", *entries, ""]
+        if returns is not None and "Returns" not in starts:
+            section += ["Returns", "-------", *returns.strip("\n").split("\n"), ""]
+        lines[begin:begin] = section
+        function.__doc__ = "\n".join(lines)
+        return function
+
+    return decorate

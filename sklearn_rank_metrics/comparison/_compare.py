@@ -1,16 +1,16 @@
 """``compare`` and ``compare_results``: paired comparisons of ranking models over queries."""
 
-import numbers
 import warnings
 from collections.abc import Mapping
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._params import check_parameters, document_parameters
 from .._engine._results import QueryResults
 from .._engine._warnings import warn_caller
 from ..metrics import evaluate
-from ._corrections import CORRECTIONS, adjust
+from ._corrections import adjust
 from ._resampling import (
     StudentizedBootstrapTest,
     bca_interval,
@@ -20,47 +20,9 @@ from ._resampling import (
     tukey_hsd_pvalues,
 )
 from ._results import ComparisonResults, better_sign, outcomes
-from ._tests import TESTS, paired_pvalues
+from ._tests import paired_pvalues
 
 MIN_QUERIES = 25  # fewer queries than this: a warning (the tests have little power)
-
-_SHARED_DOC = """
-    metrics : str or sequence of str, default={metrics_default}
-        The metrics compared, as :func:`~sklearn_rank_metrics.evaluate`
-        names them (``"ndcg@10"``, ``"map"``, ...).
-    baseline : str, default=None
-        The model every other model is compared to; None: the first.
-        Must be None with ``pairs="all"``.
-    pairs : {"baseline", "all"}, default="baseline"
-        ``"baseline"``: each model against the baseline (``m - 1``
-        comparisons per metric). ``"all"``: every pair of models, adjusted
-        by a randomized Tukey HSD.
-    test : {"permutation", "t", "bootstrap", "wilcoxon"}, default="permutation"
-        The paired two-sided test of the p-values, over queries:
-        ``"permutation"``, the randomization test flipping the sign of each
-        query's difference (exact, over all ``2**n_queries`` flips, when
-        ``n_resamples >= 2**n_queries``; otherwise
-        ``p = (b + 1) / (n_resamples + 1)``, never 0); ``"t"``, the paired
-        t-test (:func:`scipy.stats.ttest_rel`); ``"bootstrap"``, the
-        studentized bootstrap test of the shifted differences;
-        ``"wilcoxon"``, the Wilcoxon signed-rank test
-        (:func:`scipy.stats.wilcoxon`), which tests whether the differences
-        are symmetric about 0 - their median, not their mean.
-    n_resamples : int, default=10_000
-        Resamples of the bootstrap intervals, the randomization and
-        bootstrap tests and the Tukey HSD.
-    confidence_level : float, default=0.95
-        Of the intervals, which are BCa bootstrap intervals over queries.
-    correction : {"holm", "bonferroni", "fdr_bh", None}, default="holm"
-        Adjustment of the p-values over the family of each metric: the
-        comparisons to the baseline, which never enters its own family.
-        With ``pairs="all"`` the randomized Tukey HSD adjusts instead, and
-        only the default is accepted.
-    alpha : float, default=0.05
-        Significance level of ``reject``: ``p_adjusted <= alpha``.
-    random_state : int, numpy.random.Generator, RandomState or None, default=None
-        The resampling's randomness; an int makes the result reproducible."""
-
 
 def _ids_text(ids, limit=10):
     shown = ", ".join(repr(value.item() if hasattr(value, "item") else value) for value in ids[:limit])
@@ -68,13 +30,9 @@ def _ids_text(ids, limit=10):
     return f"[{shown}{more}]"
 
 
-def _check_options(models, *, baseline, pairs, test, n_resamples, confidence_level, correction, alpha):
-    if pairs not in ("baseline", "all"):
-        raise ValueError(f"pairs must be 'baseline' or 'all'; got {pairs!r}.")
-    if test not in TESTS:
-        raise ValueError(f"test must be one of {TESTS}; got {test!r}.")
-    if correction not in CORRECTIONS:
-        raise ValueError(f"correction must be one of {CORRECTIONS}; got {correction!r}.")
+def _check_options(owner, models, *, baseline, pairs, correction, **options):
+    """Check the comparison's options against the parameter table, then how they combine."""
+    check_parameters(owner, pairs=pairs, correction=correction, **options)
     if pairs == "all" and baseline is not None:
         raise ValueError(
             f"baseline={baseline!r} with pairs='all': all pairs have no baseline. Pass "
@@ -87,12 +45,9 @@ def _check_options(models, *, baseline, pairs, test, n_resamples, confidence_lev
             "itself; leave correction at its default."
         )
     if baseline is not None and baseline not in models:
-        raise ValueError(f"baseline must be one of the models {models}; got {baseline!r}.")
-    if not isinstance(n_resamples, numbers.Integral) or isinstance(n_resamples, bool) or n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive int; got {n_resamples!r}.")
-    for name, value in (("confidence_level", confidence_level), ("alpha", alpha)):
-        if not isinstance(value, numbers.Real) or not 0 < value < 1:
-            raise ValueError(f"{name} must be a number strictly between 0 and 1; got {value!r}.")
+        raise ValueError(
+            f"{owner}: baseline must be one of the models {models}; got {baseline!r}."
+        )
 
 
 def _check_results(results, metrics):
@@ -209,6 +164,7 @@ def _analyse(values, pair_index, better, *, test, n_resamples, confidence_level,
     return shaped
 
 
+@document_parameters()
 def compare_results(
     results,
     *,
@@ -234,7 +190,9 @@ def compare_results(
         The per-query results of each model on the same queries, from
         :func:`~sklearn_rank_metrics.evaluate` with ``average=None``. The
         first model is the default baseline.
-    {shared}
+    metrics : str or sequence of str, default=None (the metrics of the first model)
+        The metrics compared, as :func:`~sklearn_rank_metrics.evaluate`
+        names them (``"ndcg@10"``, ``"map"``, ...).
 
     Returns
     -------
@@ -323,8 +281,9 @@ def compare_results(
     """
     models, metrics, query_ids, aligned = _check_results(results, metrics)
     _check_options(
-        models, baseline=baseline, pairs=pairs, test=test, n_resamples=n_resamples,
-        confidence_level=confidence_level, correction=correction, alpha=alpha,
+        "compare_results", models, baseline=baseline, pairs=pairs, test=test,
+        n_resamples=n_resamples, confidence_level=confidence_level, correction=correction,
+        alpha=alpha,
     )  # fmt: skip
     rng = check_generator(random_state)
     all_pairs = pairs == "all"
@@ -441,6 +400,7 @@ def _score_mapping(y_scores):
     return y_scores
 
 
+@document_parameters()
 def compare(
     y_true,
     y_scores,
@@ -470,15 +430,13 @@ def compare(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, as :func:`~sklearn_rank_metrics.evaluate` takes them.
     y_scores : mapping of str to array-like
         Each model's scores, of the shape of ``y_true`` (a pandas DataFrame
         with one column per model also works). The first model is the
         default baseline.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document, for 1-D input.
-    {shared}
+    metrics : str or sequence of str, default=("ndcg@10",)
+        The metrics compared, as :func:`~sklearn_rank_metrics.evaluate`
+        names them (``"ndcg@10"``, ``"map"``, ...).
     gain, relevance_level, n_relevant, ties, no_relevant
         Passed to :func:`~sklearn_rank_metrics.evaluate` (same defaults).
         Query weights (``sample_weight``) are not taken: the tests
@@ -525,6 +483,11 @@ def compare(
     2   feature 0  0.665... -0.019...    20     0      20   False
     """
     y_scores = _score_mapping(y_scores)
+    _check_options(
+        "compare", [str(name) for name in y_scores], baseline=baseline, pairs=pairs, test=test,
+        n_resamples=n_resamples, confidence_level=confidence_level, correction=correction,
+        alpha=alpha,
+    )  # fmt: skip
     results, messages = {}, {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", UndefinedMetricWarning)
@@ -543,10 +506,3 @@ def compare(
         confidence_level=confidence_level, correction=correction, alpha=alpha,
         random_state=random_state,
     )  # fmt: skip
-
-
-if compare.__doc__:  # None under python -OO
-    for _function, _default in ((compare_results, "None (the metrics of the first model)"),
-                                (compare, '("ndcg@10",)')):  # fmt: skip
-        _shared = _SHARED_DOC.replace("{metrics_default}", _default).strip()
-        _function.__doc__ = _function.__doc__.replace("{shared}", _shared)

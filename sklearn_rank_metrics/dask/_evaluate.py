@@ -9,6 +9,7 @@ from .._distributed import (
     partial_sums,
     task_threads,
 )
+from .._engine._params import check_parameters, document_parameters
 from ..metrics._evaluate import DEFAULT_METRICS
 
 
@@ -20,6 +21,7 @@ def _values(frame, plan):
     return frame.set_index(plan.qid)[list(plan.metrics)]
 
 
+@document_parameters(extra={"n_relevant": "Sent to every worker."})
 def evaluate(
     ddf,
     *,
@@ -62,9 +64,6 @@ def evaluate(
     sample_weight : str, default=None
         The column of query weights (equal on the rows of a query), or None
         for equal weights.
-    n_relevant : mapping of query id to int, default=None
-        Total relevant documents per query, sent to every worker (see
-        :func:`sklearn_rank_metrics.map_score`).
     partitioned_by_query : bool, default=False
         True declares that every partition already holds all the rows of
         its queries (e.g. after ``ddf.shuffle(on="qid")``, or
@@ -130,9 +129,10 @@ def evaluate(
     1    1.0
     2    0.5
     """
+    check_parameters("dask.evaluate", average=average, n_relevant=n_relevant)
     plan = make_plan(
         list(ddf.columns), label=label, score=score, qid=qid, metrics=metrics,
-        average=average, sample_weight=sample_weight, n_relevant=n_relevant, options=options,
+        sample_weight=sample_weight, n_relevant=n_relevant, options=options,
     )  # fmt: skip
     data = ddf[plan.columns]
     if not partitioned_by_query:

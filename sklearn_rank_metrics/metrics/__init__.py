@@ -2,20 +2,17 @@
 
 from .._engine._results import QueryResults
 from ._evaluate import evaluate
-from ._ranking import (
-    cg_score,
-    dcg_score,
+from ._binary import (
     f1_at_k_score,
     hit_rate_score,
     map_score,
     mrr_score,
-    ndcg_score,
     precision_at_k_score,
     r_precision_score,
-    rank_correlation_score,
     recall_at_k_score,
     recall_cap_score,
 )
+from ._ranking import cg_score, dcg_score, ndcg_score, rank_correlation_score
 
 __all__ = [
     "QueryResults",

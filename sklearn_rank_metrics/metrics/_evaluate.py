@@ -1,6 +1,6 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._params import check_parameters
+from .._engine._params import check_parameters, document_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine.spec import call_gain, name_requests
 
@@ -27,6 +27,15 @@ def requests_for(metrics, owner="evaluate"):
     return requests
 
 
+@document_parameters(
+    extra={
+        "gain": "It applies to ndcg, dcg and cg.",
+        "relevance_level": "It applies to the metrics of binary relevance (all but ndcg, "
+        "dcg, cg, rc, kendall).",
+        "no_relevant": "It applies to every metric but rc and kendall; ``\"one\"`` is an "
+        "error with the unbounded dcg and cg.",
+    }
+)
 def evaluate(
     y_true,
     y_score,
@@ -51,13 +60,6 @@ def evaluate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded; fractional grades
-        are fine). 1-D: one label per document, queries given by ``qid``.
-        2-D: one query per row, as in :func:`sklearn.metrics.ndcg_score`.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
     metrics : str or sequence of str, default=("ndcg@10", "map@100", "mrr@10", "recall@100")
         Metric names as IR tools write them: ``name@k`` for a cutoff, or
         ``name`` for the whole list. Names: ndcg, dcg, cg, mrr, map,
@@ -74,15 +76,6 @@ def evaluate(
         ir_measures' syntax (``"nDCG@10"``, ``"P(rel=2)@5"``) and trec_eval's
         names (``"ndcg_cut_10"``, ``"P_5"``, lists ``"P.5,10"`` and sets
         ``"official"``) are read too; ``docs/metrics.md`` lists them.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    gain : {"linear", "exponential"}, default="linear"
-        Gain of a document with label ``rel`` in ndcg, dcg and cg: ``rel``
-        or ``2**rel - 1``.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``, in the
-        metrics of binary relevance (all but ndcg, dcg, cg, rc, kendall).
     n_relevant : mapping of query id to int, default=None
         Total number of relevant documents of each query, relevant at
         ``relevance_level``, listed or not (see :func:`map_score`): R of the
@@ -93,15 +86,6 @@ def evaluate(
         relevant documents of that query's list; use ``evaluate_run`` with
         the qrels, or pass every relevant document in ``y_true``. Each query
         is decided on its own labels.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: the exact expected value over all
-        their orderings, the bounds (higher labels first or last), or
-        input order (``"first"``, row order inside the query, as LightGBM
-        and XGBoost).
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document, in every metric but rc
-        and kendall: 0, left out of the mean with a warning, or 1 (not for
-        the unbounded dcg and cg).
     sample_weight : array-like, default=None
         Weights of the queries in the means: one per row for 2-D input; for
         1-D input one per document, equal within each query.

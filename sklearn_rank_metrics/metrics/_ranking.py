@@ -1,10 +1,13 @@
-"""Public ranking metrics, one function per metric.
+"""Public ranking metrics, one function per metric: the graded ones here, the binary in ``_binary``.
 
-Every function checks its options against the declared parameter table at
-its top, then runs the package's one evaluation path (validate and factorize the
-input, sort once, run the metric's kernels, average). Conventions follow
-trec_eval and scikit-learn unless an option says otherwise;
-``docs/metrics.md`` lists them side by side.
+A metric function is its signature and its docstring: :func:`_metric` binds
+it to its definition in the engine's table. Calling it checks its options
+against the declared parameter table (:mod:`.._engine._params`), then runs the
+package's one evaluation path (validate and factorize the input, sort once,
+run the metric's kernels, average). The same table writes the Parameters
+entries the functions share; a docstring writes only the entries whose
+meaning is its own. Conventions follow trec_eval and scikit-learn unless an
+option says otherwise; ``docs/metrics.md`` lists them side by side.
 
 Shared keyword parameters come in one order everywhere: ``k``, ``qid``, then
 the options specific to a function (``gain``, ``level``, ``method``), then
@@ -13,11 +16,19 @@ the options specific to a function (``gain``, ``level``, ``method``), then
 ``gain`` and its ``ignore_ties`` follows ``ties``.
 """
 
+import functools
+import inspect
+
 import numpy as np
 
-from .._engine._params import check_parameters
+from .._engine._params import check_parameters, document_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine.spec import METRICS, Request, check_bounded
+
+_RETURNS = """
+score : float or ndarray of shape (n_queries,)
+    Mean over queries, or per-query values with ``average=None``.
+"""
 
 
 # Data arguments, validated with the arrays; every other keyword is an
@@ -74,6 +85,38 @@ def _score(function, y_true, y_score, *, average, **options):
     return results.mean(function) if average == "mean" else np.array(results[function])
 
 
+def _metric(**extra):
+    """Bind a metric function, by its name, to its definition and the parameter table.
+
+    The decorated function's body is never run: calling it binds the
+    arguments to its signature (defaults applied) and passes them by name to
+    :func:`_score`, which checks them and selects the definition. Its
+    docstring gets the shared Parameters entries and the Returns section
+    (:func:`document_parameters`; ``extra``: sentences added to the
+    table's text of an argument).
+    """
+
+    def bind(function):
+        if not any(definition.function == function.__name__ for definition in METRICS.values()):
+            raise AssertionError(f"no metric definition computes {function.__name__}")
+        document_parameters(returns=_RETURNS, extra=extra)(function)
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def score(*args, **kwargs):
+            try:
+                arguments = signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise TypeError(f"{function.__name__}() {error}") from None
+            arguments.apply_defaults()
+            return _score(function.__name__, **arguments.arguments)
+
+        return score
+
+    return bind
+
+
+@document_parameters(returns=_RETURNS)
 def dcg_score(
     y_true,
     y_score,
@@ -98,33 +141,6 @@ def dcg_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded; fractional grades
-        are fine). 1-D: one label per document, queries given by ``qid``.
-        2-D: one query per row, as in :func:`sklearn.metrics.dcg_score`.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    gain : {"linear", "exponential"}, default="linear"
-        Gain of a document with label ``rel``: ``rel`` (scikit-learn,
-        trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
-    log_base : float, default=2
-        Base of the logarithm of the discount ``1 / log_base(i + 1)``, > 1:
-        scikit-learn's option. DCG in base ``b`` is DCG in base 2 times
-        ``log2(b)``; NDCG does not depend on the base.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings (scikit-learn's
-        ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
-        higher labels first and last inside a tie, giving the bounds;
-        ``"first"`` ranks them in input order (row order inside the query),
-        as the stable sorts of LightGBM and XGBoost do.
     ignore_ties : bool, default=False
         scikit-learn's option: True ranks each query as
         :func:`sklearn.metrics.dcg_score` with ``ignore_ties=True`` does, in the
@@ -140,19 +156,6 @@ def dcg_score(
         Queries whose labels are all 0 score 0, or are left out of the mean
         with a warning that counts them (NaN with ``average=None``).
         ``"one"`` is an error: DCG has no upper bound.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
 
     Raises
     ------
@@ -224,6 +227,7 @@ def _in_base(dcg, log_base):
     return float(scaled) if np.ndim(scaled) == 0 else scaled
 
 
+@_metric()
 def ndcg_score(
     y_true,
     y_score,
@@ -248,29 +252,6 @@ def ndcg_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded; fractional grades
-        are fine). 1-D: one label per document, queries given by ``qid``.
-        2-D: one query per row, as in :func:`sklearn.metrics.ndcg_score`.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    gain : {"linear", "exponential"}, default="linear"
-        Gain of a document with label ``rel``: ``rel`` (scikit-learn,
-        trec_eval) or ``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings (scikit-learn's
-        ``ignore_ties=False``); ``"optimistic"`` and ``"pessimistic"`` rank
-        higher labels first and last inside a tie, giving the bounds;
-        ``"first"`` ranks them in input order (row order inside the query),
-        as the stable sorts of LightGBM and XGBoost do.
     ignore_ties : bool, default=False
         True gives the numbers of :func:`sklearn.metrics.ndcg_score` with
         ``ignore_ties=True``: each query in the order of
@@ -282,19 +263,6 @@ def ndcg_score(
         Value of a query whose labels are all 0 (IDCG = 0): 0 as in
         scikit-learn and trec_eval, left out of the mean with a warning that
         counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
 
     See Also
     --------
@@ -337,21 +305,9 @@ def ndcg_score(
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
     """
-    return _score(
-        "ndcg_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        gain=gain,
-        ties=ties,
-        ignore_ties=ignore_ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
 
 
+@_metric()
 def cg_score(
     y_true,
     y_score,
@@ -372,44 +328,10 @@ def cg_score(
 
     Parameters
     ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded; fractional grades
-        are fine). 1-D: one label per document, queries given by ``qid``.
-        2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    gain : {"linear", "exponential"}, default="linear"
-        Gain of a document with label ``rel``: ``rel`` or ``2**rel - 1``.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
     no_relevant : {"zero", "skip"}, default="zero"
         Queries whose labels are all 0 score 0, or are left out of the mean
         with a warning that counts them (NaN with ``average=None``).
         ``"one"`` is an error: CG has no upper bound.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
 
     Raises
     ------
@@ -442,905 +364,9 @@ def cg_score(
     >>> cg_score([5, 2, 0], [2, 1, 1], k=2)   # 5 + the mean of the tied 2 and 0
     6.0
     """
-    return _score(
-        "cg_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        gain=gain,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
 
 
-def mrr_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Mean reciprocal rank at k (MRR@k).
-
-    .. math:: \mathrm{RR@k} = \begin{cases} 1 / \mathrm{rank}_1 & \text{if }
-              \mathrm{rank}_1 \le k \\ 0 & \text{otherwise} \end{cases}
-
-    where ``rank_1`` is the rank of the first relevant document; MRR is the
-    mean over queries.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some. Only whether a query has any matters here. Every
-        key must be a query id (row numbers for 2-D input); queries absent
-        from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
-        warning that counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    hit_rate_score : Whether a relevant document is in the top k at all.
-    map_score : Precision at every relevant rank.
-
-    Notes
-    -----
-    Equals trec_eval's ``recip_rank`` (with a cutoff) and ranx's ``mrr``
-    when ``y_true`` holds the grade of every retrieved document (0 where
-    unjudged) and no scores tie (trec_eval orders a tie by document id);
-    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
-    A query whose relevant documents all rank below k scores 0; one with no
-    relevant document at all follows ``no_relevant``. Under
-    ``ties="average"`` this is the exact expectation of ``1/rank_1`` over
-    the orderings of tied documents, from the hypergeometric distribution
-    of the first relevant document inside its tie block.
-
-    References
-    ----------
-    .. [1] E. Voorhees, "The TREC-8 Question Answering Track Report",
-       TREC 1999.
-    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
-       Performance Measures Efficiently in the Presence of Tied Scores",
-       ECIR 2008.
-
-    Examples
-    --------
-    Three queries whose first relevant documents rank 2, 1 and 5:
-
-    >>> from sklearn_rank_metrics import mrr_score
-    >>> y_true = [[0, 1, 0, 0, 0], [1, 0, 0, 0, 0], [0, 0, 0, 0, 1]]
-    >>> y_score = [[5, 4, 3, 2, 1]] * 3
-    >>> mrr_score(y_true, y_score, k=5)   # (1/2 + 1 + 1/5) / 3
-    0.56666...
-    >>> mrr_score(y_true, y_score, k=4, average=None)
-    array([0.5, 1. , 0. ])
-    """
-    return _score(
-        "mrr_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def map_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Mean average precision at k (MAP@k); one query's value is AP@k.
-
-    .. math:: \mathrm{AP@k} = \frac{1}{R} \sum_{i=1}^{\min(k, n)} \mathrm{P@i} \cdot rel_i
-
-    where ``rel_i`` is 1 if the document at rank ``i`` is relevant, P@i the
-    precision of the top ``i``, and R the query's total number of relevant
-    documents (in the list, or ``n_relevant``).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some (they rank after the whole list). Every key must be
-        a query id (row numbers for 2-D input); queries absent from the
-        mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
-        warning that counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    precision_at_k_score : Precision of the top k.
-    r_precision_score : Precision of the top R.
-
-    Notes
-    -----
-    The denominator is R, as in trec_eval's ``map_cut`` and ranx's ``map``:
-    a relevant document below rank k lowers AP@k. (Dividing by the hits
-    inside the top k instead, as some tutorials do, rewards cutting a list
-    short.) Under ``ties="average"`` this is the exact expected AP over the
-    orderings of tied documents, from the probability that two documents
-    of a tie block are both relevant.
-
-    Equals trec_eval's ``map`` (``map_cut_k`` with ``k``) when every judged
-    document of each query is in ``y_true`` or counted by ``n_relevant``,
-    and no scores tie (trec_eval orders a tie by document id); for a TREC
-    run use :func:`sklearn_rank_metrics.trec.evaluate_run`. LightGBM and
-    XGBoost divide AP@k by ``min(R, k)``: ``docs/conventions.md`` lists
-    such conventions of other tools and the options that reproduce them.
-
-    References
-    ----------
-    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
-       Information Retrieval", Cambridge University Press, 2008, ch. 8.
-    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval
-       Performance Measures Efficiently in the Presence of Tied Scores",
-       ECIR 2008.
-
-    Examples
-    --------
-    Relevant documents at ranks 1, 3 and 5:
-
-    >>> from sklearn_rank_metrics import map_score
-    >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # (1 + 2/3 + 3/5) / 3
-    0.75555...
-    >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
-    0.55555...
-    """
-    return _score(
-        "map_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def precision_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Precision at k (P@k): the share of the top k that is relevant.
-
-    .. math:: \mathrm{P@k} = \frac{\#\{\text{relevant documents in the top } k\}}{k}
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list (k is then the list length); a ``k`` larger than a list
-        is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query. Only whether a
-        query has any matters here. Every key must be a query id (row
-        numbers for 2-D input).
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
-        warning that counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    recall_at_k_score : The share of the relevant documents in the top k.
-    f1_at_k_score : Their harmonic mean.
-    r_precision_score : Precision at rank R.
-
-    Notes
-    -----
-    The denominator is k even when the list is shorter (trec_eval's
-    ``P_k``, ranx): a list of 2 relevant documents has P@5 = 0.4. Under
-    ``ties="average"`` a tie block straddling rank k contributes its share
-    of relevant documents per position inside the top k (the exact
-    expectation). The name avoids :func:`sklearn.metrics.precision_score`,
-    a classification metric. Equals trec_eval's ``P_k`` when ``y_true``
-    holds the grade of every retrieved document (0 where unjudged) and no
-    scores tie (trec_eval orders a tie by document id); for a TREC run use
-    :func:`sklearn_rank_metrics.trec.evaluate_run`.
-
-    References
-    ----------
-    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
-       Information Retrieval", Cambridge University Press, 2008, ch. 8.
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import precision_at_k_score
-    >>> precision_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=2)
-    0.5
-    >>> precision_at_k_score([1, 1], [2, 1], k=5)   # k, not the list length
-    0.4
-    """
-    return _score(
-        "precision_at_k_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def recall_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Recall at k: the share of a query's relevant documents in the top k.
-
-    .. math:: \mathrm{Recall@k} = \frac{\#\{\text{relevant documents in the top } k\}}{R}
-
-    where R is the query's total number of relevant documents (in the
-    list, or ``n_relevant``).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some. Every key must be a query id (row numbers for 2-D
-        input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
-        warning that counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    recall_cap_score : Recall whose denominator is ``min(k, R)``.
-    precision_at_k_score : The share of the top k that is relevant.
-
-    Notes
-    -----
-    A query with more than k relevant documents cannot reach 1 (see
-    :func:`recall_cap_score`). The name avoids
-    :func:`sklearn.metrics.recall_score`, a classification metric. Equals
-    trec_eval's ``recall_k`` when every judged document of each query is in
-    ``y_true`` or counted by ``n_relevant``, and no scores tie (trec_eval
-    orders a tie by document id); for a TREC run use
-    :func:`sklearn_rank_metrics.trec.evaluate_run`.
-
-    References
-    ----------
-    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
-       Information Retrieval", Cambridge University Press, 2008, ch. 8.
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import recall_at_k_score
-    >>> recall_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)
-    0.66666...
-    """
-    return _score(
-        "recall_at_k_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def f1_at_k_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""F1 at k: the harmonic mean of P@k and Recall@k.
-
-    .. math:: \mathrm{F1@k} = \frac{2\, \mathrm{P@k}\, \mathrm{Recall@k}}
-              {\mathrm{P@k} + \mathrm{Recall@k}} = \frac{2\, \mathrm{hits@k}}{k + R}
-
-    with P@k dividing by k even for shorter lists (as
-    :func:`precision_at_k_score`) and R the total number of relevant
-    documents.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``, ranx's ``rel_lvl``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some. Every key must be a query id (row numbers for 2-D
-        input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0, left out of the mean with a warning that counts
-        such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    precision_at_k_score, recall_at_k_score : Its two parts.
-
-    Notes
-    -----
-    0 when no relevant document is in the top k, as ranx's ``f1``. Linear
-    in the hits, so the tie-averaged value is the exact expectation. The
-    name avoids :func:`sklearn.metrics.f1_score`, a classification metric.
-    With ``k=None`` it equals trec_eval's ``set_F`` when every judged
-    document of each query is in ``y_true`` or counted by ``n_relevant``;
-    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
-
-    References
-    ----------
-    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
-       Information Retrieval", Cambridge University Press, 2008, ch. 8.
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import f1_at_k_score
-    >>> f1_at_k_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # 2 * 2 / (3 + 3)
-    0.66666...
-    """
-    return _score(
-        "f1_at_k_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def recall_cap_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Capped recall at k (R_cap@k), as in BEIR and MTEB.
-
-    .. math:: \mathrm{R\_cap@k} = \frac{\#\{\text{relevant documents in the top } k\}}{\min(k, R)}
-
-    where R is the query's total number of relevant documents (in the
-    list, or ``n_relevant``).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list (k is then the list length); a ``k`` larger than a list
-        is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``.
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some. Every key must be a query id (row numbers for 2-D
-        input); queries absent from the mapping use the count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0, left out of the mean with a warning that counts
-        such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    recall_at_k_score : Recall with denominator R.
-
-    Notes
-    -----
-    Unlike recall, a query with more than k relevant documents can reach 1.
-    Equals trec_eval's ``relative_P_k`` when every judged document of each
-    query is in ``y_true`` or counted by ``n_relevant``, and no scores tie
-    (trec_eval orders a tie by document id); for a TREC run use
-    :func:`sklearn_rank_metrics.trec.evaluate_run`.
-
-    References
-    ----------
-    .. [1] N. Thakur et al., "BEIR: A Heterogeneous Benchmark for Zero-shot
-       Evaluation of Information Retrieval Models", NeurIPS Datasets and
-       Benchmarks 2021.
-
-    Examples
-    --------
-    Ten relevant documents in the top 10 of a query that has 20:
-
-    >>> from sklearn_rank_metrics import recall_cap_score
-    >>> recall_cap_score([1] * 20, list(range(20, 0, -1)), k=10)
-    1.0
-    """
-    return _score(
-        "recall_cap_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def hit_rate_score(
-    y_true,
-    y_score,
-    *,
-    k=None,
-    qid=None,
-    level="query",
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""Hit rate at k, per query (user) or per recommended item.
-
-    ``level="query"``: the share of queries with at least one relevant
-    document in the top k. ``level="item"``: the share of recommended items
-    that are relevant, pooled over queries,
-
-    .. math:: \frac{\sum_q \mathrm{hits@k}_q}{\sum_q \min(k, n_q)},
-
-    so ``average=None`` gives each query's ``hits / min(k, n_q)`` and the
-    mean weighs them by ``min(k, n_q)`` (times ``sample_weight``).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    k : int, default=None
-        Only the top ``k`` documents of each query count. None evaluates the
-        whole list; a ``k`` larger than a list is allowed.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    level : {"query", "item"}, default="query"
-        Whether to count queries with a hit, or relevant recommended items.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``.
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query. Only whether a
-        query has any matters here. Every key must be a query id (row
-        numbers for 2-D input).
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings (the probability of a hit);
-        ``"optimistic"`` and ``"pessimistic"`` rank higher labels first and
-        last inside a tie, giving the bounds; ``"first"`` ranks them in input
-        order (row order inside the query), as the stable sorts of LightGBM
-        and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0, left out of the mean with a warning that counts
-        such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    mrr_score : Where the first hit ranks.
-    precision_at_k_score : Relevant share of the top k, dividing by k.
-
-    Notes
-    -----
-    The query level is ranx's ``hit_rate``, and trec_eval's ``success_k``
-    when ``y_true`` holds the grade of every retrieved document (0 where
-    unjudged) and no scores tie (trec_eval orders a tie by document id);
-    for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
-    The item level divides by the items actually recommended,
-    ``min(k, n_q)``, unlike P@k, which divides by k; its per-query values
-    (``average=None``), averaged, are XGBoost's ``pre@k``.
-
-    References
-    ----------
-    .. [1] M. Deshpande and G. Karypis, "Item-based top-N recommendation
-       algorithms", ACM Transactions on Information Systems 22(1), 2004.
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import hit_rate_score
-    >>> y_true = [[0, 1, 0], [0, 0, 1]]
-    >>> y_score = [[3, 2, 1], [3, 2, 1]]
-    >>> hit_rate_score(y_true, y_score, k=2)
-    0.5
-    >>> hit_rate_score(y_true, y_score, k=2, level="item")   # 1 hit in 4 items
-    0.25
-    """
-    return _score(
-        "hit_rate_score",
-        y_true,
-        y_score,
-        k=k,
-        qid=qid,
-        level=level,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
-def r_precision_score(
-    y_true,
-    y_score,
-    *,
-    qid=None,
-    relevance_level=1,
-    n_relevant=None,
-    ties="average",
-    no_relevant="zero",
-    sample_weight=None,
-    average="mean",
-):
-    r"""R-precision: precision at rank R, the query's number of relevant documents.
-
-    .. math:: \mathrm{R\text{-}prec} = \frac{\#\{\text{relevant documents in the top } R\}}{R}
-
-    where R is the query's total number of relevant documents (in the
-    list, or ``n_relevant``). It compares whole lists, so it takes no ``k``.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-        True relevance labels, >= 0 (binary or graded). 1-D: one label per
-        document, queries given by ``qid``. 2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    relevance_level : float, default=1
-        A document is relevant iff its label >= ``relevance_level``
-        (trec_eval's ``-l``).
-    n_relevant : mapping of query id to int, default=None
-        Total number of relevant documents of each query, for runs whose
-        lists miss some (R counts them). Every key must be a query id (row
-        numbers for 2-D input); queries absent from the mapping use the
-        count in their list.
-    ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-        Documents with equal scores: ``"average"`` gives the exact expected
-        value over all their orderings; ``"optimistic"`` and
-        ``"pessimistic"`` rank higher labels first and last inside a tie,
-        giving the bounds; ``"first"`` ranks them in input order (row order
-        inside the query), as the stable sorts of LightGBM and XGBoost do.
-    no_relevant : {"zero", "skip", "one"}, default="zero"
-        Value of a query with no relevant document (counting
-        ``n_relevant``): 0 as in trec_eval, left out of the mean with a
-        warning that counts such queries (NaN with ``average=None``), or 1.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
-    average : {"mean", None}, default="mean"
-        ``"mean"`` returns the (weighted) mean over queries; None the value
-        of every query, in the order of ``numpy.unique(qid)`` (row order for
-        2-D input), NaN where a query was left out.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
-
-    See Also
-    --------
-    precision_at_k_score : Precision at a fixed k.
-    map_score : Precision at every relevant rank.
-
-    Notes
-    -----
-    When R exceeds the list, the missing ranks hold no relevant document
-    (hits@R / R with the list's hits). Equals trec_eval's ``Rprec`` when
-    every judged document of each query is in ``y_true`` or counted by
-    ``n_relevant``, and no scores tie (trec_eval orders a tie by document
-    id); for a TREC run use :func:`sklearn_rank_metrics.trec.evaluate_run`.
-
-    References
-    ----------
-    .. [1] C. D. Manning, P. Raghavan and H. Schütze, "Introduction to
-       Information Retrieval", Cambridge University Press, 2008, ch. 8.
-
-    Examples
-    --------
-    >>> from sklearn_rank_metrics import r_precision_score
-    >>> r_precision_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1])   # 2 of the top 3
-    0.66666...
-    """
-    return _score(
-        "r_precision_score",
-        y_true,
-        y_score,
-        qid=qid,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-        average=average,
-    )
-
-
+@_metric()
 def rank_correlation_score(
     y_true,
     y_score,
@@ -1371,33 +397,16 @@ def rank_correlation_score(
         True relevance labels, >= 0, compared as they are (graded labels
         are ordered). 1-D: one label per document, queries given by ``qid``.
         2-D: one query per row.
-    y_score : array-like of the same shape as y_true
-        Predicted scores; a higher score ranks a document higher. Integer
-        scores are ranked by their exact value.
-    qid : array-like of shape (n_documents,), default=None
-        Query id of every document (ints or strings, rows in any order).
-        Only with 1-D input; None means all documents form one query.
-    method : {"rc", "kendall"}, default="rc"
-        The agreement share RC, or Kendall's tau-b.
     ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
         For RC, a pair of tied scores and different labels counts 1/2
         (``"average"``, the expected value), 1 (``"optimistic"``), 0
         (``"pessimistic"``), or under ``"first"`` (input order) 1 when the
         earlier row has the higher label. Kendall's tau-b corrects for ties
         itself, so ``ties`` does not change it.
-    sample_weight : array-like, default=None
-        Weights of the queries in the mean: one per row for 2-D input; for
-        1-D input one per document, equal within each query. Ignored with
-        ``average=None``.
     average : {"mean", None}, default="mean"
         ``"mean"`` returns the (weighted) mean over queries; None the value
         of every query, in the order of ``numpy.unique(qid)`` (row order for
         2-D input), NaN where a query is undefined.
-
-    Returns
-    -------
-    score : float or ndarray of shape (n_queries,)
-        Mean over queries, or per-query values with ``average=None``.
 
     See Also
     --------
@@ -1427,13 +436,3 @@ def rank_correlation_score(
     >>> rank_correlation_score([1, 0, 1], [3, 2, 1], method="kendall")
     0.0
     """
-    return _score(
-        "rank_correlation_score",
-        y_true,
-        y_score,
-        qid=qid,
-        method=method,
-        ties=ties,
-        sample_weight=sample_weight,
-        average=average,
-    )

@@ -1,7 +1,6 @@
 """``RankingCurveDisplay``: a ranking metric at every cutoff k = 1 .. k_max, drawn as a curve."""
 
 import inspect
-import numbers
 import re
 import warnings
 
@@ -9,7 +8,7 @@ import numpy as np
 from scipy.special import ndtri
 from sklearn.exceptions import UndefinedMetricWarning
 
-from .._engine._params import check_parameters
+from .._engine._params import check_parameters, document_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._warnings import warn_caller
 from .._engine.spec import ALIASES, METRICS, CurveRequests
@@ -54,28 +53,10 @@ def _check_metric(metric, owner):
     raise ValueError(f"{owner}: {reason}. Use one of {_offered()}, and k_max for the cutoffs.")
 
 
-def _check_k_max(k_max, owner):
-    message = (
-        f"{owner}: k_max={k_max!r} is not valid; k_max must be a positive int, the largest "
-        "cutoff of the curve (e.g. k_max=20 draws k = 1 .. 20)."
-    )
-    if not isinstance(k_max, numbers.Integral) or isinstance(k_max, bool):
-        raise TypeError(message)
-    if k_max < 1:
-        raise ValueError(message)
-    return int(k_max)
-
-
-def _check_confidence_band(confidence_band, owner):
-    if confidence_band is None:
-        return None
-    valid = isinstance(confidence_band, numbers.Real) and not isinstance(confidence_band, bool)
-    if not valid or not 0 < confidence_band < 1:
-        raise ValueError(
-            f"{owner}: confidence_band={confidence_band!r} is not valid; it must be None (no "
-            "band) or a confidence level between 0 and 1, e.g. 0.95."
-        )
-    return float(confidence_band)
+def _check_curve(k_max, confidence_band, owner):
+    """``k_max`` as an int and the band's confidence level as a float (or None), checked."""
+    check_parameters(owner, k_max=k_max, confidence_band=confidence_band)
+    return int(k_max), None if confidence_band is None else float(confidence_band)
 
 
 def _curve_results(definition, k_max, evaluate, band=False):
@@ -341,6 +322,12 @@ class RankingCurveDisplay:
         return self
 
     @classmethod
+    @document_parameters(
+        extra={
+            "gain": "It applies to ndcg, dcg and cg.",
+            "relevance_level": "It applies to the metrics of binary relevance.",
+        }
+    )
     def from_predictions(
         cls,
         y_true,
@@ -373,14 +360,6 @@ class RankingCurveDisplay:
 
         Parameters
         ----------
-        y_true : array-like of shape (n_documents,) or (n_queries, n_documents_per_query)
-            True relevance labels, >= 0. 1-D: one label per document,
-            queries given by ``qid``. 2-D: one query per row.
-        y_score : array-like of the same shape as y_true
-            Predicted scores; a higher score ranks a document higher.
-        qid : array-like of shape (n_documents,), default=None
-            Query id of every document (1-D input only); None means all
-            documents form one query.
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` - ndcg, dcg, cg, mrr, map,
             precision, recall, f1, recall_cap, hit_rate, hit_rate_item,
@@ -393,30 +372,11 @@ class RankingCurveDisplay:
             metric keeps its last value but precision and f1 (``hits / k``,
             ``2 hits / (k + R)``), which go on falling: their curves stop
             there too, with a warning (see Warns).
-        gain : {"linear", "exponential"}, default="linear"
-            Gain of a label in ndcg, dcg and cg (see :func:`ndcg_score`).
-        relevance_level : float, default=1
-            A document is relevant iff its label >= ``relevance_level``
-            (the metrics of binary relevance).
-        n_relevant : mapping of query id to int, default=None
-            Total number of relevant documents of each query (see
-            :func:`~sklearn_rank_metrics.recall_at_k_score`).
-        ties : {"average", "optimistic", "pessimistic", "first"}, default="average"
-            Documents with equal scores, as in the metric functions: the
-            exact expected value over all their orderings, the bounds, or
-            input order.
         no_relevant : {"zero", "skip", "one"}, default="zero"
             Value of a query with no relevant document, as in the metric
             functions (one warning for the curve when queries are skipped).
         sample_weight : array-like, default=None
             Weights of the queries in the means, as in the metric functions.
-        confidence_band : float, default=None
-            A confidence level such as 0.95 draws, at every cutoff, the
-            normal-approximation interval of the mean over queries:
-            ``mean -/+ z s / sqrt(n)``, ``s`` the standard deviation of the
-            per-query values (``ddof=1``), ``n`` the queries with a value,
-            ``z`` the standard normal quantile of ``(1 + level) / 2``. It
-            needs equal query weights and at least 2 queries. None: no band.
         name : str, default=None
             The model's name in the legend.
         ax : matplotlib Axes, default=None
@@ -475,8 +435,7 @@ class RankingCurveDisplay:
         """
         owner = f"{cls.__name__}.from_predictions"
         definition = _check_metric(metric, owner)
-        k_max = _check_k_max(k_max, owner)
-        level = _check_confidence_band(confidence_band, owner)
+        k_max, level = _check_curve(k_max, confidence_band, owner)
         check_parameters(
             owner,
             gain=gain,
@@ -506,6 +465,7 @@ class RankingCurveDisplay:
         )
 
     @classmethod
+    @document_parameters()
     def from_run(
         cls,
         qrels,
@@ -560,9 +520,6 @@ class RankingCurveDisplay:
             ``evaluate_run``'s default.
         relevance_level, missing_queries, max_docs, judged_only, trec_eval_version
             As in ``evaluate_run``, with its defaults.
-        confidence_band : float, default=None
-            The normal-approximation band of the mean over queries at every
-            cutoff (see :meth:`from_predictions`); None: no band.
         name : str, default=None
             The legend entry; None uses the run's name (its last line's
             ``run_name``), no entry where the run has none.
@@ -611,8 +568,7 @@ class RankingCurveDisplay:
         """
         owner = f"{cls.__name__}.from_run"
         definition = _check_metric(metric, owner)
-        k_max = _check_k_max(k_max, owner)
-        level = _check_confidence_band(confidence_band, owner)
+        k_max, level = _check_curve(k_max, confidence_band, owner)
         if ties is None:
             ties = inspect.signature(evaluate_run).parameters["ties"].default
         options = dict(

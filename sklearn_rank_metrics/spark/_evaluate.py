@@ -15,6 +15,7 @@ from .._distributed import (
     per_query_schema,
     task_threads,
 )
+from .._engine._params import check_parameters, document_parameters
 from ..metrics._evaluate import DEFAULT_METRICS
 
 _TYPES = {"float": T.DoubleType(), "int": T.LongType(), "bool": T.BooleanType()}
@@ -35,6 +36,7 @@ def _schema(first, kinds):
     return T.StructType([*first, *[T.StructField(name, _TYPES[kind]) for name, kind in kinds]])
 
 
+@document_parameters(extra={"n_relevant": "Shipped with the task closure."})
 def evaluate(
     sdf,
     *,
@@ -76,9 +78,6 @@ def evaluate(
         where a query is left out; it is not sorted.
     sample_weight : str, default=None
         The column of query weights (equal on the rows of a query), or None.
-    n_relevant : mapping of query id to int, default=None
-        Total relevant documents per query, shipped with the task closure
-        (see :func:`sklearn_rank_metrics.map_score`).
     partitioned_by_query : bool, default=False
         True declares that each partition of ``sdf`` already holds all the
         rows of its queries - e.g. ``sdf`` comes out of
@@ -137,8 +136,9 @@ def evaluate(
     >>> evaluate(sdf, metrics=["ndcg@2", "mrr"])  # doctest: +SKIP
     {'ndcg@2': 0.69555..., 'mrr': 0.75}
     """
+    check_parameters("spark.evaluate", average=average, n_relevant=n_relevant)
     plan = make_plan(
-        sdf.columns, label=label, score=score, qid=qid, metrics=metrics, average=average,
+        sdf.columns, label=label, score=score, qid=qid, metrics=metrics,
         sample_weight=sample_weight, n_relevant=n_relevant, options=options,
     )  # fmt: skip
     data = sdf.select(*[F.col(f"`{name}`") for name in plan.columns])

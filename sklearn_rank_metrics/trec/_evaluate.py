@@ -22,7 +22,7 @@ import numpy as np
 from .._engine._judgments import NOT_JUDGED, Judgments
 from .._engine.quantities import rounded_half_away
 from .._engine.spec import call_gain
-from .._engine._params import PARAMETERS, check_parameters
+from .._engine._params import check_parameters
 from .._engine._pipeline import evaluate_requests
 from .._engine._results import queries_taken, trec_means, values_replaced
 from .._engine.prepare._validation import plain
@@ -317,9 +317,9 @@ def check_options(
         max_docs=max_docs,
         judged_only=judged_only,
         trec_eval_version=trec_eval_version,
+        judged_relevance_level=relevance_level,
+        run_ties=ties,
     )
-    PARAMETERS["judged_relevance_level"].check(owner, "relevance_level", relevance_level)
-    PARAMETERS["run_ties"].check(owner, "ties", ties)
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
