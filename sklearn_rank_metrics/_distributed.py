@@ -24,6 +24,13 @@ moves data:
    its terms, so the means do not depend on how the queries are partitioned
    and agree with the in-memory means to a few units in the last place; only
    one small row per partition reaches the client, never a row of the input.
+
+A shuffle does not keep the order of a query's rows, and ``ties="first"``
+ranks tied documents in that order. Under it (and only there: the other tie
+modes give the same numbers in any row order) the rows carry a column that
+orders them, the user's ``order_by`` column or their position in the input
+(see :func:`order_column`), and :func:`evaluate_partition` sorts each
+partition by it before the engine sees it.
 """
 
 import math
@@ -108,7 +115,63 @@ def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant,
     return Plan(label, score, qid, sample_weight, probe.metrics, n_relevant, dict(options), aggregates)
 
 
-def evaluate_partition(frame, plan, n_threads):
+def order_column(plan, columns, order_by, *, position):
+    """The column that orders each query's rows for the engine, or None when order is free.
+
+    Only ``ties="first"`` ranks tied documents by row order. Then the rows
+    are ordered by ``order_by`` (a column of ``columns``) or, where it is
+    None and ``position`` is a name, by their position in the input, which
+    the front end attaches under that name before its shuffle (a name not
+    among the columns evaluated). With neither, raises: the front end has
+    no order of the rows to keep.
+    """
+    if order_by is not None and order_by not in columns:
+        raise ValueError(
+            f"order_by={order_by!r} is not a column of the DataFrame (columns: "
+            f"{list(columns)}); pass the name of the column that orders each query's rows."
+        )
+    if plan.options.get("ties", "average") != "first":
+        return None
+    if order_by is None:
+        if position is None:
+            raise ValueError(
+                'ties="first" ranks tied documents in row order, and a Spark DataFrame has no '
+                "row order; pass order_by=<column> naming a column whose values order the "
+                "rows of each query (e.g. a rank or row number), or use another tie mode "
+                '(ties="average" gives the exact value over all orders).'
+            )
+        while position in plan.columns:
+            position = f"_{position}"
+        return position
+    return order_by
+
+
+def in_row_order(frame, plan, order):
+    """``frame`` sorted by the column ``order``; raises where it leaves a query's order open."""
+    keys = frame[order]
+    if keys.isna().any():
+        raise ValueError(
+            f"order_by={order!r} has missing values; ties=\"first\" needs a value on every "
+            "row to order the rows of each query."
+        )
+    repeated = frame.duplicated([plan.qid, order])
+    if repeated.any():
+        query = frame[plan.qid][repeated].iloc[0]
+        value = keys[repeated].iloc[0]
+        raise ValueError(
+            f"order_by={order!r} has the value {_plain(value)!r} on more than one row of "
+            f"query {_plain(query)!r}, so those rows have no order for ties=\"first\"; pass a "
+            "column whose values differ within each query."
+        )
+    return frame.sort_values(order, kind="stable")
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def evaluate_partition(frame, plan, n_threads, order=None):
     """Evaluate one pandas partition of whole queries: one row per query.
 
     Columns: the query id (``plan.qid``, the input's dtype), then per metric
@@ -117,12 +180,15 @@ def evaluate_partition(frame, plan, n_threads):
     ``weight * 2**weight_exponent``), ``skipped[metric]`` and
     ``undefined[metric]``; plus ``n_relevant_found``, the number of
     ``n_relevant`` keys that are queries of this partition (on the first
-    row only; 0 elsewhere).
+    row only; 0 elsewhere). ``order``: the column that orders each query's
+    rows (see :func:`order_column`), or None to keep the rows as they are.
     """
     import pandas as pd
 
     from . import config_context
 
+    if order is not None and len(frame):
+        frame = in_row_order(frame, plan, order)
     ids = frame[plan.qid]
     if len(frame) == 0:
         return _frame(pd, ids.iloc[:0], plan, None, 0)

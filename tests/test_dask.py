@@ -61,6 +61,44 @@ def test_same_values_and_means_as_in_memory(client, data, ties):
     assert_skips_counted_over_partitions(record, reference)
 
 
+@pytest.mark.parametrize("method", ["p2p", "disk", "tasks"])
+def test_ties_first_keeps_each_querys_row_order(client, data, method):
+    # "first" ranks tied documents in row order, which a shuffle need not keep
+    # (the "disk" shuffle, dask's default without a distributed Client, does not).
+    import dask
+
+    frame, ddf = data
+    options = dict(metrics=METRICS, ties="first", no_relevant="skip", sample_weight="w")
+    reference = in_memory(frame, **options)
+    average = in_memory(frame, **{**options, "ties": "average"})
+    assert reference.mean("ndcg@5") != average.mean("ndcg@5")  # the order of ties matters
+    scheduler = {} if method == "p2p" else {"scheduler": "threads"}
+    with dask.config.set({"dataframe.shuffle.method": method, **scheduler}):
+        for _ in range(3):  # the same numbers on every run
+            assert_same_per_query(evaluate(ddf, average=None, **options).compute(), reference)
+            with pytest.warns(UndefinedMetricWarning):
+                assert_same_means(evaluate(ddf, **options), reference)
+
+
+def test_ties_first_by_an_order_by_column(client, data):
+    frame = data[0].assign(rank=np.arange(len(data[0]))[::-1])  # the rows in reverse order
+    ddf = dd.from_pandas(frame, npartitions=3)
+    reference = in_memory(frame.iloc[::-1], metrics=["ndcg@5", "mrr"], ties="first")
+    means = evaluate(ddf, metrics=["ndcg@5", "mrr"], ties="first", order_by="rank")
+    assert_same_means(means, reference)
+    assert means != evaluate(ddf, metrics=["ndcg@5", "mrr"], ties="first")
+    with pytest.raises(ValueError, match=r"order_by='rnk' is not a column"):
+        evaluate(ddf, ties="first", order_by="rnk")
+    # Declared whole queries are not shuffled: each partition keeps its rows' order.
+    shuffled = dd.from_pandas(frame, npartitions=3).shuffle(on="qid").persist()
+    in_order = in_memory(shuffled.compute(), metrics=["ndcg@5", "mrr"], ties="first")
+    assert_same_means(evaluate(shuffled, metrics=["ndcg@5", "mrr"], ties="first",
+                               partitioned_by_query=True), in_order)  # fmt: skip
+    tied = ddf.assign(rank=1)
+    with pytest.raises(ValueError, match=r"order_by='rank' has the value 1 on more than one row"):
+        evaluate(tied, metrics=["mrr"], ties="first", order_by="rank")
+
+
 def test_weights_and_n_relevant(client, data):
     frame, ddf = data
     ids = np.unique(frame["qid"].to_numpy())

@@ -112,6 +112,34 @@ def test_n_relevant_and_partitioned_by_query(data):
     by_query.unpersist()
 
 
+def test_ties_first_orders_each_query_by_order_by(spark, data):
+    # A Spark DataFrame has no row order; "first" ranks tied documents by order_by.
+    frame = data[False][0]
+    options = dict(metrics=METRICS, ties="first", no_relevant="skip", sample_weight="w")
+    frame = frame.assign(rank=np.random.default_rng(5).permutation(len(frame)))
+    sdf = spark.createDataFrame(frame).repartition(3)
+    reference = in_memory(frame.sort_values("rank"), **options)
+    assert reference.mean("ndcg@5") != in_memory(frame, **options).mean("ndcg@5")
+    for _ in range(2):  # the same numbers on every run
+        values = _per_query(evaluate(sdf, average=None, order_by="rank", **options))
+        assert_same_per_query(values, reference)
+        with pytest.warns(UndefinedMetricWarning):
+            assert_same_means(evaluate(sdf, order_by="rank", **options), reference)
+
+
+@pytest.mark.filterwarnings("ignore:toPandas attempted Arrow optimization:UserWarning")
+def test_ties_first_without_order_by_raises(data):
+    _, sdf = data[False]
+    with pytest.raises(ValueError, match=r'ties="first" ranks tied documents in row order.*'
+                                         r"pass order_by=<column>"):  # fmt: skip
+        evaluate(sdf, ties="first")
+    with pytest.raises(ValueError, match=r"order_by='rnk' is not a column"):
+        evaluate(sdf, ties="first", order_by="rnk")
+    with pytest.raises(Exception, match=r"order_by='label' has the value \d+ on more than one"):
+        evaluate(sdf, metrics=["mrr"], ties="first", order_by="label")
+    evaluate(sdf, metrics=["mrr"], order_by="label")  # not used by ties="average"
+
+
 def test_arguments_are_checked_on_the_driver(data):
     _, sdf = data[False]
     with pytest.raises(ValueError, match=r"qid='query' is not a column"):

@@ -1,20 +1,37 @@
 """``evaluate`` on a dask DataFrame: shuffle by query, the engine per partition, exact sums."""
 
 import dask
+import numpy as np
 
 from .._distributed import (
     combine,
     evaluate_partition,
     make_plan,
+    order_column,
     partial_sums,
     task_threads,
 )
 from .._engine._params import check_parameters, document_parameters
 from ..metrics._evaluate import DEFAULT_METRICS
 
+# A row's position in the input: its partition's number times 2**40 plus its
+# row in the partition (up to 2**40 rows a partition, 2**23 partitions).
+_POSITION_BITS = 40
 
-def _evaluate_partition(frame, plan):
-    return evaluate_partition(frame, plan, task_threads("dask"))
+
+def _evaluate_partition(frame, plan, order):
+    return evaluate_partition(frame, plan, task_threads("dask"), order)
+
+
+def _with_position(frame, name, partition_info=None):
+    number = 0 if partition_info is None else partition_info["number"]
+    if len(frame) >= 1 << _POSITION_BITS or number >= 1 << (63 - _POSITION_BITS):
+        raise ValueError(
+            f"partition {number} of {len(frame)} rows is beyond the row positions that "
+            'ties="first" keeps; pass order_by=<column> naming a column that orders the rows.'
+        )
+    position = np.arange(len(frame), dtype=np.int64) + (number << _POSITION_BITS)
+    return frame.assign(**{name: position})
 
 
 def _values(frame, plan):
@@ -33,6 +50,7 @@ def evaluate(
     sample_weight=None,
     n_relevant=None,
     partitioned_by_query=False,
+    order_by=None,
     **options,
 ):
     """Compute ranking metrics of a dask DataFrame with one row per document.
@@ -72,6 +90,12 @@ def evaluate(
         ``average="mean"`` the declaration is checked (a query found in two
         partitions raises a ValueError); with ``average=None`` it is not,
         and a query cut in two shows up as two rows of its id.
+    order_by : str, default=None
+        Used by ``ties="first"`` only, which ranks tied documents in row
+        order: the column whose values order the rows of each query (they
+        must differ within a query). None: the order of the rows in ``ddf``
+        (partition by partition, then row by row), the order of
+        ``ddf.compute()``, kept through the shuffle.
     **options
         Every other option of :func:`sklearn_rank_metrics.evaluate`:
         ``ties``, ``gain``, ``relevance_level``, ``no_relevant``.
@@ -99,7 +123,11 @@ def evaluate(
     -----
     Costs: one shuffle of the input columns used (skipped with
     ``partitioned_by_query=True``), then work and memory per partition as
-    the in-memory ``evaluate`` on that partition. Each task runs the engine
+    the in-memory ``evaluate`` on that partition. Under ``ties="first"`` an
+    8-byte column of row positions (or ``order_by``) travels too, and each
+    partition is sorted by it, so that every query's rows reach the engine
+    in their order in ``ddf``: the numbers are those of the in-memory
+    ``evaluate`` of ``ddf.compute()``, however ``ddf`` is partitioned. Each task runs the engine
     on one thread: a Dask worker runs as many tasks at once as it has
     threads, one per core, so nothing is oversubscribed; this holds under the
     threaded scheduler too. Queries with no relevant document under
@@ -134,11 +162,19 @@ def evaluate(
         list(ddf.columns), label=label, score=score, qid=qid, metrics=metrics,
         sample_weight=sample_weight, n_relevant=n_relevant, options=options,
     )  # fmt: skip
+    order = order_column(plan, list(ddf.columns), order_by, position="row_position")
     data = ddf[plan.columns]
+    if order is not None and order_by is None:
+        if partitioned_by_query:
+            order = None  # no shuffle: each partition keeps its rows' order
+        else:  # the rows' positions in ddf, which the shuffle does not keep
+            data = data.map_partitions(_with_position, order)
+    elif order is not None and order not in plan.columns:
+        data = ddf[[*plan.columns, order]]
     if not partitioned_by_query:
         data = data.shuffle(on=plan.qid)
     per_query = data.map_partitions(
-        _evaluate_partition, plan, meta=evaluate_partition(data._meta, plan, 1)
+        _evaluate_partition, plan, order, meta=evaluate_partition(data._meta, plan, 1)
     )
     if average is None:
         return per_query.map_partitions(_values, plan, meta=_values(per_query._meta, plan))

@@ -10,6 +10,7 @@ from .._distributed import (
     combine,
     evaluate_partition,
     make_plan,
+    order_column,
     partial_sums,
     partial_sums_schema,
     per_query_schema,
@@ -21,11 +22,12 @@ from ..metrics._evaluate import DEFAULT_METRICS
 _TYPES = {"float": T.DoubleType(), "int": T.LongType(), "bool": T.BooleanType()}
 
 
-def _evaluate_batches(batches, plan):
+def _evaluate_batches(batches, plan, order):
     # mapInPandas cuts a partition into Arrow batches wherever; a query may span two.
     batches = list(batches)
     if batches:
-        yield evaluate_partition(pd.concat(batches, ignore_index=True), plan, task_threads("spark"))
+        frame = pd.concat(batches, ignore_index=True)
+        yield evaluate_partition(frame, plan, task_threads("spark"), order)
 
 
 def _sum_batches(batches, plan):
@@ -48,6 +50,7 @@ def evaluate(
     sample_weight=None,
     n_relevant=None,
     partitioned_by_query=False,
+    order_by=None,
     **options,
 ):
     """Compute ranking metrics of a Spark DataFrame with one row per document.
@@ -88,6 +91,15 @@ def evaluate(
         declaration is checked (a query found in two partitions raises a
         ValueError, at the cost of evaluating twice unless cached); with
         ``average=None`` a query cut in two shows as two rows of its id.
+    order_by : str, default=None
+        Needed by ``ties="first"`` only, which ranks tied documents in row
+        order: the column whose values order the rows of each query (e.g. a
+        row number or the rank in a retrieval run; they must differ within
+        a query). A Spark DataFrame has no row order of its own (a shuffle,
+        a read in parallel or a retried task may deliver its rows in
+        another order), so ``ties="first"`` without ``order_by`` raises a
+        ValueError. The other tie modes give the same numbers in any row
+        order and ignore it.
     **options
         Every other option of :func:`sklearn_rank_metrics.evaluate`:
         ``ties``, ``gain``, ``relevance_level``, ``no_relevant``.
@@ -102,8 +114,11 @@ def evaluate(
     ------
     ValueError
         If a column, metric or option is wrong (checked on the driver
-        before any job runs), an ``n_relevant`` key is no query id of the
-        data, or ``partitioned_by_query=True`` is not true of the data.
+        before any job runs), ``ties="first"`` comes without ``order_by``,
+        an ``n_relevant`` key is no query id of the data, or
+        ``partitioned_by_query=True`` is not true of the data. Where
+        ``order_by`` has a missing value or one value on two rows of a
+        query, the job fails with that message.
 
     See Also
     --------
@@ -115,7 +130,10 @@ def evaluate(
     Costs: one shuffle of the columns used (skipped with
     ``partitioned_by_query=True``); each task holds one partition in pandas
     and runs the engine on ``spark.task.cpus`` threads (1 by default), so the
-    executor's task slots are not oversubscribed. Spark's own
+    executor's task slots are not oversubscribed. Under ``ties="first"`` the
+    ``order_by`` column travels too and each partition is sorted by it, so
+    the numbers are those of the in-memory ``evaluate`` of the rows ordered
+    by it (``sdf.orderBy(order_by).toPandas()``). Spark's own
     ``RankingMetrics`` takes lists per query already ranked and has
     conventions of its own; ``docs/scaling_out.md`` says which options of
     this package reproduce each of its numbers.
@@ -141,12 +159,14 @@ def evaluate(
         sdf.columns, label=label, score=score, qid=qid, metrics=metrics,
         sample_weight=sample_weight, n_relevant=n_relevant, options=options,
     )  # fmt: skip
-    data = sdf.select(*[F.col(f"`{name}`") for name in plan.columns])
+    order = order_column(plan, sdf.columns, order_by, position=None)
+    selected = plan.columns if order in (None, *plan.columns) else [*plan.columns, order]
+    data = sdf.select(*[F.col(f"`{name}`") for name in selected])
     if not partitioned_by_query:
         data = data.repartition(F.col(f"`{plan.qid}`"))
     qid_field = T.StructField(plan.qid, sdf.schema[plan.qid].dataType)
     per_query = data.mapInPandas(
-        partial(_evaluate_batches, plan=plan), _schema([qid_field], per_query_schema(plan))
+        partial(_evaluate_batches, plan=plan, order=order), _schema([qid_field], per_query_schema(plan))
     )
     if average is None:
         return per_query.select(*[F.col(f"`{name}`") for name in [plan.qid, *plan.metrics]])
