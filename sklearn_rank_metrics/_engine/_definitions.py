@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._evaluation import exact_level
+from ._options import exact_level
 from ._kernels import (
     CascadeGain,
     Counted,
@@ -46,7 +46,7 @@ from ._kernels import (
     level_gain,
     multiple_of_r,
 )
-from ._results import QueryValues
+from ._values import QueryValues
 
 # Which shared options a metric takes follows from what its value depends
 # on: graded gains, binary relevance (label >= relevance_level) or label
@@ -324,8 +324,9 @@ class Binary(Computation):
     """A metric of binary relevance: one ranked quantity combined with the relevant totals.
 
     ``ranked(k, level)`` makes the ranked quantity; ``combine(value, total,
-    cutoffs, query_sizes)`` returns the per-query values, or ``(values,
-    pool_weights)`` for a pooled mean. ``totals(level)`` names further
+    cutoffs, query_sizes)`` returns the per-query values, and
+    ``pool_weights(cutoffs, query_sizes)``, where given, the weights of a
+    pooled mean. ``totals(level)`` names further
     order-free totals the ranked quantity reads (bpref's judged non-relevant
     documents), so that they are counted over the judged documents.
     """
@@ -334,6 +335,7 @@ class Binary(Computation):
     combine: Callable
     totals: Callable = _no_totals
     about_relevant: bool = True  # False: defined without relevant documents (judged@k)
+    pool_weights: Callable | None = None
 
     def needs(self, evaluation, request):
         level = self.level(evaluation, request)
@@ -343,8 +345,9 @@ class Binary(Computation):
         value = self.values(evaluation, request)[0]
         total = evaluation.total_relevant(self.level(evaluation, request))
         cutoffs = evaluation.cutoffs(request.k)
-        combined = self.combine(value, total, cutoffs, evaluation.rq.query_sizes)
-        values, pool_weights = combined if isinstance(combined, tuple) else (combined, None)
+        sizes = evaluation.rq.query_sizes
+        values = self.combine(value, total, cutoffs, sizes)
+        pool_weights = None if self.pool_weights is None else self.pool_weights(cutoffs, sizes)
         no_relevant = total == 0 if self.about_relevant else None
         return QueryValues(values, no_relevant=no_relevant, pool_weights=pool_weights)
 
@@ -585,9 +588,12 @@ def _over_capped_total(hits, total, cutoffs, query_sizes):
     return _ratio(hits, np.minimum(cutoffs, total))
 
 
+def _recommended(cutoffs, query_sizes):
+    return np.minimum(cutoffs, query_sizes).astype(np.float64)
+
+
 def _items_hit(hits, total, cutoffs, query_sizes):
-    recommended = np.minimum(cutoffs, query_sizes).astype(np.float64)
-    return hits / recommended, recommended
+    return hits / _recommended(cutoffs, query_sizes)
 
 
 def _hits_at_r(k, level):
@@ -793,7 +799,7 @@ _DEFINITIONS = (
     MetricDefinition(
         "hit_rate_item",
         "binary",
-        Binary(Hits, _items_hit),
+        Binary(Hits, _items_hit, pool_weights=_recommended),
         function="hit_rate_score",
         fixed_options={"level": "item"},
         formula="`hits@k / min(k, n)`; the mean is pooled: `sum hits@k / sum min(k, n)`",

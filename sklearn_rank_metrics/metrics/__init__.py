@@ -1,7 +1,7 @@
 """Ranking metrics: one function per metric, and ``evaluate`` for many at once."""
 
-from .._engine._results import QueryResults
 from ._evaluate import evaluate
+from ._query_results import QueryResults
 from ._ranking import (
     cg_score,
     dcg_score,

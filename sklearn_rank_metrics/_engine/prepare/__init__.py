@@ -1,0 +1,1 @@
+"""Input -> prepared ranking: validate, factorize, sort, code the labels (see ``_prepare``)."""
