@@ -58,7 +58,11 @@ def child(directory, metrics, k_max, repeat, score_levels):
     sys.path.insert(0, str(ROOT))
     import sklearn_rank_metrics as srm
     from sklearn_rank_metrics._engine._definitions import METRICS
-    from sklearn_rank_metrics.plot._curve import _curve_results
+
+    try:
+        from sklearn_rank_metrics.plot._curve_values import _curve_results
+    except ImportError:  # checkouts before the run layer
+        from sklearn_rank_metrics.plot._curve import _curve_results
 
     assert Path(srm.__file__).resolve().is_relative_to(ROOT), srm.__file__
     y_true, y_score, qid = common.load_data(directory)
@@ -81,7 +85,17 @@ def child(directory, metrics, k_max, repeat, score_levels):
             return function(y_true, y_score, qid=qid, k=10)
 
         def curve():
-            if "evaluate" in inspect.signature(_curve_results).parameters:
+            if "per_cutoff" in inspect.signature(_curve_results).parameters:
+                from sklearn_rank_metrics._engine._options import Options
+                from sklearn_rank_metrics._engine._pipeline import CurveRequests
+                from sklearn_rank_metrics._engine.prepare._prepare import Inputs
+                from sklearn_rank_metrics._engine.run._curve import curve_results
+                from sklearn_rank_metrics.metrics._query_results import query_results
+
+                requests = CurveRequests(METRICS[metric], k_max)
+                per_cutoff = curve_results(requests, Inputs(y_true, y_score, qid), Options())
+                computed = _curve_results(METRICS[metric], map(query_results, per_cutoff))
+            elif "evaluate" in inspect.signature(_curve_results).parameters:
                 from sklearn_rank_metrics._engine._pipeline import evaluate_requests
 
                 def evaluate(requests, reduce):

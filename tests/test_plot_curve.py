@@ -18,7 +18,7 @@ from sklearn_rank_metrics._engine.prepare._prepare import Inputs
 from sklearn_rank_metrics._engine.run._curve import curve_results
 from sklearn_rank_metrics.metrics._query_results import query_results
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
-from sklearn_rank_metrics.plot._curve import FALLING_BEYOND_LISTS
+from sklearn_rank_metrics.plot._curve_values import FALLING_BEYOND_LISTS
 from test_metrics_exactness import PATHS
 
 matplotlib = pytest.importorskip("matplotlib")

@@ -55,8 +55,8 @@ class Options:
 
     @classmethod
     def of(cls, given):
-        """The options among the keyword arguments ``given`` (others, the data, are not options)."""
-        return cls(**{field.name: given[field.name] for field in fields(cls) if field.name in given})
+        """The options among the keyword arguments ``given`` (the data are not options)."""
+        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
 
     @classmethod
     def checked(cls, owner, **given):

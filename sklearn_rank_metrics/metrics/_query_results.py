@@ -24,7 +24,7 @@ from ._means import aggregated, aggregation_terms, scaled_by_power_of_two
 
 
 def query_results(run_results):
-    """The :class:`QueryResults` of the run layer's :class:`~.._engine.run._finalize.RunResults`."""
+    """The :class:`QueryResults` of the run layer's plain results (``RunResults``)."""
     return QueryResults(run_results.query_ids, run_results.metrics, run_results.query_weights)
 
 

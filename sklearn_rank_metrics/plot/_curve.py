@@ -452,7 +452,7 @@ class RankingCurveDisplay:
 
     @classmethod
     def _from_curve(cls, curve, per_cutoff, level, owner, name, ax, plot_kwargs, example):
-        """The display of the ``curve`` (its results ``per_cutoff``: see :func:`_curve_results`), drawn.
+        """The display of ``curve`` (its results ``per_cutoff``, see :func:`_curve_results`), drawn.
 
         ``example``: the call that gives the metric at one cutoff ``k_max``,
         for the warning of a precision or f1 curve that stops before it.

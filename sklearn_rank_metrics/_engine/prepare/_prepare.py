@@ -31,7 +31,7 @@ class Inputs:
     def size(self):
         """About how many values ``y_score`` holds, to decide on threads before validating it.
 
-        0 for what is not an array-like (None, a scalar, a generator): validation says what is wrong.
+        0 for what is not an array-like (None, a scalar, a generator): validation says why.
         """
         values = self.y_score
         size = getattr(values, "size", None)

@@ -19,7 +19,7 @@ from ._run import QueryOrder, call, compute, finalize
 
 
 class CurveEvaluation(Evaluation):
-    """An :class:`~._evaluation.Evaluation` whose quantities with a cutoff are curves up to ``k_max``.
+    """An :class:`~._evaluation.Evaluation` whose quantities with a cutoff are curves to ``k_max``.
 
     :meth:`curve_end` says where a metric@k curve stops changing.
     """

@@ -221,7 +221,7 @@ class Evaluation:
         self._cutoffs = {}
 
     def computed(self, quantity):
-        """The quantity computed for ``quantity``: itself (a curve evaluation computes its curve)."""
+        """The quantity computed for ``quantity``: itself (a curve evaluation: its curve)."""
         return quantity
 
     def cutoffs(self, k):

@@ -44,7 +44,7 @@ class Call:
     chunk_rows: int
 
     def evaluation(self, ranked_queries, kind=Evaluation, **extra):
-        """An evaluation of ``ranked_queries`` (``kind``: a front-end's) with the call's settings."""
+        """``kind`` (a front-end's evaluation) of ``ranked_queries``, with the call's settings."""
         return kind(
             ranked_queries, self.options, n_relevant=self.prepared.n_relevant, pool=self.pool,
             chunk_rows=self.chunk_rows, **extra,
