@@ -34,15 +34,16 @@ partition by it before the engine sees it.
 """
 
 import math
-import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
-from ._engine._results import aggregated, aggregation_terms
+from ._engine._options import Options
 from ._engine._warnings import warn_caller
-from .metrics import evaluate
+from ._engine.prepare._prepare import Inputs
+from .metrics._evaluate import evaluate_requests, requests_for
+from .metrics._means import aggregated, aggregation_terms
 
 WEIGHT, SKIPPED, UNDEFINED = "weight", "skipped", "undefined"
 # A query's weight is ``weight * 2**weight_exponent`` (see scaled_by_power_of_two).
@@ -83,7 +84,7 @@ class Plan:
     sample_weight: str | None
     metrics: tuple
     n_relevant: dict | None
-    options: dict
+    options: Options  # without n_relevant, which each partition takes its part of
     aggregates: dict  # metric name -> "mean", "sum" or "geometric" (QueryResults.aggregate)
 
     @property
@@ -91,6 +92,10 @@ class Plan:
         """The input columns the evaluation reads."""
         weight = [] if self.sample_weight is None else [self.sample_weight]
         return [self.qid, self.label, self.score, *weight]
+
+
+# The options of the in-memory evaluate that a distributed evaluate passes on.
+_OPTIONS = ("gain", "relevance_level", "ties", "no_relevant")
 
 
 def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant, options):
@@ -107,12 +112,15 @@ def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant,
             )
     if n_relevant is not None:
         n_relevant = dict(n_relevant)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        # The engine's own checks of names and options, on one document.
-        probe = evaluate([1], [0.0], qid=[0], metrics=metrics, average=None, **options)
+    unknown = [name for name in options if name not in _OPTIONS]
+    if unknown:
+        raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
+    options = Options.checked("evaluate", **options)
+    requests = requests_for(metrics)
+    # The engine's own checks of names and options, on one document.
+    probe = evaluate_requests(requests, Inputs([1], [0.0], [0]), options)
     aggregates = {name: probe.aggregate(name) for name in probe.metrics}
-    return Plan(label, score, qid, sample_weight, probe.metrics, n_relevant, dict(options), aggregates)
+    return Plan(label, score, qid, sample_weight, probe.metrics, n_relevant, options, aggregates)
 
 
 def order_column(plan, columns, order_by, *, position):
@@ -130,7 +138,7 @@ def order_column(plan, columns, order_by, *, position):
             f"order_by={order_by!r} is not a column of the DataFrame (columns: "
             f"{list(columns)}); pass the name of the column that orders each query's rows."
         )
-    if plan.options.get("ties", "average") != "first":
+    if plan.options.ties != "first":
         return None
     if order_by is None:
         if position is None:
@@ -198,13 +206,11 @@ def evaluate_partition(frame, plan, n_threads, order=None):
         present = set(pd.unique(qid).tolist())
         n_relevant = {key: value for key, value in plan.n_relevant.items() if key in present}
     weights = None if plan.sample_weight is None else frame[plan.sample_weight].to_numpy()
-    with config_context(n_threads=n_threads), warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)  # counted by combine
-        results = evaluate(
-            frame[plan.label].to_numpy(), frame[plan.score].to_numpy(), qid=qid,
-            metrics=list(plan.metrics), sample_weight=weights, n_relevant=n_relevant or None,
-            average=None, **plan.options,
-        )  # fmt: skip
+    options = replace(plan.options, n_relevant=n_relevant or None)
+    inputs = Inputs(frame[plan.label].to_numpy(), frame[plan.score].to_numpy(), qid, weights)
+    with config_context(n_threads=n_threads):
+        # No warning here: what was left out is counted by combine.
+        results = evaluate_requests(requests_for(list(plan.metrics)), inputs, options)
     query_ids = pd.Series(results.query_ids, dtype=ids.dtype)
     return _frame(pd, query_ids, plan, results, len(n_relevant or ()))
 

@@ -10,9 +10,44 @@ import numpy as np
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine.quantities import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
-from sklearn_rank_metrics._engine._pipeline import evaluate_requests
+from sklearn_rank_metrics._engine._options import Options
+from sklearn_rank_metrics._engine.prepare._prepare import Inputs
+from sklearn_rank_metrics._engine.run._curve import curve_results
+from sklearn_rank_metrics._engine.run._run import evaluate_plain
 from sklearn_rank_metrics._engine.spec import METRICS, Request
 from sklearn_rank_metrics._engine.spec._gains import GainRatio, LevelGainMean
+from sklearn_rank_metrics.metrics._query_results import QueryResults, query_results, warn_left_out
+
+class _Cutoffs:
+    """Requests of a curve evaluation, all computed (not only up to the curve's end)."""
+
+    def __init__(self, requests, k_max):
+        self.requests, self.k_max = list(requests), k_max
+
+    def up_to(self, end):
+        return self.requests
+
+    def __iter__(self):
+        return iter(self.requests)
+
+
+def evaluate_requests(requests, y_true, y_score, *, qid=None, sample_weight=None, curve=None,
+                      **options):  # fmt: skip
+    """The engine's per-query results of ``requests``, warning as the public functions do.
+
+    ``curve=k_max``: every request computed by the curve run (up to ``k_max``).
+    """
+    inputs, options = Inputs(y_true, y_score, qid, sample_weight), Options(**options)
+    if curve is None:
+        results = query_results(evaluate_plain(requests, inputs, options))
+    else:
+        parts = [query_results(part) for part in
+                 curve_results(_Cutoffs(requests, curve), inputs, options)]  # fmt: skip
+        metrics = {name: part._results[name] for part in parts for name in part.metrics}
+        results = QueryResults(parts[0].query_ids, metrics, parts[0].query_weights)
+    warn_left_out(results)
+    return results
+
 
 NAMES = tuple(METRICS)
 GRADED = tuple(name for name, d in METRICS.items() if d.family == "graded")

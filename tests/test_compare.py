@@ -17,7 +17,9 @@ import pytest
 from scipy import stats
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics._engine._results import QueryResults, QueryValues, finish
+from sklearn_rank_metrics._engine.spec import QueryValues
+from sklearn_rank_metrics._engine.run._finalize import finish
+from sklearn_rank_metrics.metrics._query_results import QueryResults
 from sklearn_rank_metrics.comparison import ComparisonResults, compare, compare_results
 from sklearn_rank_metrics.comparison._corrections import adjust
 from sklearn_rank_metrics.comparison._resampling import bca_interval, bootstrap_means
@@ -32,7 +34,7 @@ def _results(query_ids=None, weights=None, **values):
     """QueryResults holding the given per-query values (one array per metric)."""
     first = next(iter(values.values()))
     query_ids = np.arange(len(first)) if query_ids is None else np.asarray(query_ids)
-    finished = {name: finish(name, QueryValues(np.asarray(v, dtype=float)), "zero") for name, v in values.items()}
+    finished = {name: finish(QueryValues(np.asarray(v, dtype=float)), "zero") for name, v in values.items()}
     return QueryResults(query_ids, finished, weights)
 
 
@@ -150,7 +152,7 @@ def test_wilcoxon_p_value_of_each_column_equals_scipy_on_that_column_alone():
 
     def results(values):
         return QueryResults(np.arange(n), {
-            name: finish(name, QueryValues(v, skipped if name == "sparse" else None), "skip")
+            name: finish(QueryValues(v, skipped if name == "sparse" else None), "skip")
             for name, v in values.items()
         }, None)  # fmt: skip
 

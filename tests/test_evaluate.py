@@ -8,7 +8,8 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, NAMES, SCANNED, WHOLE_LIST, function_of, interleaving
-from sklearn_rank_metrics._engine import _pipeline, _threads
+from sklearn_rank_metrics._engine import _threads
+from sklearn_rank_metrics._engine.run import _run
 
 # Every registered name (but those that need a measure parameter), with a cutoff where it
 # takes one, plus a few aliases.
@@ -135,7 +136,7 @@ def test_chunked_and_threaded_equals_one_pass(monkeypatch, tied, n_threads):
     y_true, y_score, qid = _data(1, n=2000, tied=tied)
     names = [name for name, (metric, _) in NAMED.items() if not (tied and metric in SCANNED)]
     one_pass = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, average=None)
-    monkeypatch.setattr(_pipeline, "chunk_rows", lambda n_documents, n_threads: 37)
+    monkeypatch.setattr(_run, "chunk_rows", lambda n_documents, n_threads: 37)
     monkeypatch.setattr(_threads, "MIN_ROWS_FOR_THREADS", 0)
     with srm.config_context(n_threads=n_threads):
         chunked = _quiet(srm.evaluate, y_true, y_score, qid=qid, metrics=names, average=None)
@@ -257,7 +258,7 @@ def test_a_query_value_does_not_depend_on_threads_chunks_or_other_queries(monkey
         qid, y_true, y_score = qid[order], y_true[order], y_score[order]
         for chunk_rows in (None, 1, 37):
             if chunk_rows is not None:
-                monkeypatch.setattr(_pipeline, "chunk_rows", lambda n, threads, rows=chunk_rows: rows)
+                monkeypatch.setattr(_run, "chunk_rows", lambda n, threads, rows=chunk_rows: rows)
             for n_threads in (1, 3):
                 with srm.config_context(n_threads=n_threads):
                     got = _per_query(y_true, y_score, qid, names, ties=ties, gain=gain)

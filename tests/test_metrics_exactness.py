@@ -18,9 +18,9 @@ from sklearn.exceptions import UndefinedMetricWarning
 import sklearn_rank_metrics as srm
 from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
 from _reference import random_case, rc_pairs, reference
-from sklearn_rank_metrics._engine import _evaluation, _pipeline
 from sklearn_rank_metrics._engine.prepare import _labels, _segments
 from sklearn_rank_metrics._engine.quantities import _pair_counts
+from sklearn_rank_metrics._engine.run import _evaluation, _run
 from sklearn_rank_metrics._engine.spec import METRICS
 
 
@@ -78,7 +78,7 @@ def test_ndcg_with_huge_linear_labels_is_exact():
 
 def test_a_first_chunk_without_hits_does_not_truncate_later_chunks(monkeypatch):
     """Merged per-chunk results keep their floats when the first chunk adds up nothing."""
-    monkeypatch.setattr(_pipeline, "chunk_rows", lambda n_documents, n_threads: 1)
+    monkeypatch.setattr(_run, "chunk_rows", lambda n_documents, n_threads: 1)
     y_true, y_score, qid = [0, 0, 0, 1, 0, 1], [1, 1, 1, 1, 1, 0], [0, 0, 0, 1, 1, 1]
     got = srm.map_score(y_true, y_score, qid=qid, average=None)
     np.testing.assert_allclose(got, reference("map", y_true, y_score, qid=qid, average=None))
@@ -128,7 +128,7 @@ PATHS = {
     # NDCG from gains divided per query by a power of two, as for huge labels.
     "scaled gains": {(_evaluation, "_MAX_UNSCALED_GAIN_TOTAL"): 0.0},
     # One query a chunk: results merged from many chunks, some with nothing to add.
-    "one query a chunk": {(_pipeline, "chunk_rows"): lambda n_documents, n_threads: 1},
+    "one query a chunk": {(_run, "chunk_rows"): lambda n_documents, n_threads: 1},
 }  # fmt: skip
 
 

@@ -9,12 +9,15 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _cases import _through_evaluate, function_of
+from _cases import _through_evaluate, evaluate_requests, function_of
 from _reference import random_case, reference
-from sklearn_rank_metrics._engine._pipeline import evaluate_requests
-from sklearn_rank_metrics._engine.spec import METRICS, Request
+from sklearn_rank_metrics._engine._options import Options
+from sklearn_rank_metrics._engine.prepare._prepare import Inputs
+from sklearn_rank_metrics._engine.run._curve import curve_results
+from sklearn_rank_metrics._engine.spec import METRICS, CurveRequests, Request
+from sklearn_rank_metrics.metrics._query_results import query_results
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
-from sklearn_rank_metrics.plot._curve import FALLING_BEYOND_LISTS
+from sklearn_rank_metrics.plot._curve_values import FALLING_BEYOND_LISTS
 from test_metrics_exactness import PATHS
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -139,7 +142,7 @@ def test_prefix_kernels_match_every_ordering_of_tied_documents(monkeypatch, metr
 def test_large_tie_blocks_across_chunks_match_the_functions(monkeypatch, metric):
     """Many queries in several chunks, tie blocks straddling many cutoffs, n_relevant given."""
     monkeypatch.setattr(
-        "sklearn_rank_metrics._engine._pipeline.chunk_rows", lambda n_documents, n_threads: 300
+        "sklearn_rank_metrics._engine.run._run.chunk_rows", lambda n_documents, n_threads: 300
     )
     rng = np.random.default_rng(5)
     qid = rng.integers(0, 60, 6000)
@@ -171,7 +174,7 @@ def short_lists_and_one_long(n_short=3000, short=4, long=400, seed=3):
 def test_short_lists_and_one_long_list_match_the_functions(monkeypatch, metric, ties):
     """k_max beyond the short lists: each query's values stop changing at its own list's end."""
     monkeypatch.setattr(
-        "sklearn_rank_metrics._engine._pipeline.chunk_rows", lambda n_documents, n_threads: 500
+        "sklearn_rank_metrics._engine.run._run.chunk_rows", lambda n_documents, n_threads: 500
     )
     y_true, y_score, qid = short_lists_and_one_long()
     options = {"ties": ties}
@@ -196,14 +199,12 @@ def test_curve_of_short_lists_and_one_long_list_at_the_long_cutoff():
 
 def test_display_reduces_cutoff_by_cutoff_to_the_functions_means_and_spreads():
     """Means and the band's spreads per cutoff, as the function's per-query values give them."""
-    from sklearn_rank_metrics.plot._curve import _curve_results
+    from sklearn_rank_metrics.plot._curve_values import _curve_results
 
     y_true, y_score, qid = short_lists_and_one_long(n_short=8000, short=2, long=300)
-
-    def evaluate(requests, reduce):
-        return evaluate_requests(requests, y_true, y_score, qid=qid, curve=300, reduce=reduce)
-
-    means, spreads = _curve_results(METRICS["recall"], 300, evaluate, band=True)
+    curve = CurveRequests(METRICS["recall"], 300)
+    per_cutoff = curve_results(curve, Inputs(y_true, y_score, qid), Options())
+    means, spreads = _curve_results(METRICS["recall"], map(query_results, per_cutoff), band=True)
     for k in (1, 2, 300):
         per_query = srm.recall_at_k_score(y_true, y_score, qid=qid, k=k, average=None)
         np.testing.assert_allclose(means[k - 1], np.nanmean(per_query), rtol=1e-12)

@@ -26,9 +26,9 @@ from _reference import (
     trec_rndcg_of,
     trec_v9_cut,
 )
-from sklearn_rank_metrics._engine._pipeline import evaluate_requests
-from sklearn_rank_metrics._engine._results import QueryResults
+from _cases import evaluate_requests
 from sklearn_rank_metrics._engine.spec import METRICS, Request
+from sklearn_rank_metrics.metrics._query_results import QueryResults
 from sklearn_rank_metrics.trec import evaluate_run
 
 MULTIPLIERS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)

@@ -44,11 +44,15 @@ class Judgments:
         holds no document of theirs (trec_eval ``-c``, or queries ``-J``
         emptied); the judgments of other queries missing from the ranking
         are dropped.
+    query_names : ndarray or None
+        Where the ranking's query ids are codes (a TREC run's topics),
+        ``query_names[code]`` is the id that messages name.
     """
 
     query_ids: np.ndarray
     labels: np.ndarray
     empty_queries: np.ndarray | None = None
+    query_names: np.ndarray | None = None
 
     def align(self, ranking):
         """``(ranking, judged)``: both :class:`~._validation.RankingInput` on the same query codes.

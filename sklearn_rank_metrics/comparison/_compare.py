@@ -1,15 +1,16 @@
 """``compare`` and ``compare_results``: paired comparisons of ranking models over queries."""
 
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._options import Options
 from .._engine._params import check_parameters, document_parameters
-from .._engine._results import QueryResults
 from .._engine._warnings import warn_caller
-from ..metrics import evaluate
+from .._engine.prepare._prepare import Inputs
+from ..metrics._evaluate import evaluate_requests, requests_for
+from ..metrics._query_results import QueryResults, left_out_messages
 from ._corrections import adjust
 from ._resampling import (
     StudentizedBootstrapTest,
@@ -488,19 +489,17 @@ def compare(
         n_resamples=n_resamples, confidence_level=confidence_level, correction=correction,
         alpha=alpha,
     )  # fmt: skip
+    options = Options.checked(
+        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
+        ties=ties, no_relevant=no_relevant,
+    )  # fmt: skip
+    requests = requests_for(metrics)
     results, messages = {}, {}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UndefinedMetricWarning)
-        for name, y_score in y_scores.items():
-            results[name] = evaluate(
-                y_true, y_score, metrics=metrics, qid=qid, gain=gain,
-                relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
-                no_relevant=no_relevant, average=None,
-            )  # fmt: skip
-    for warning in caught:  # one warning per message, not one per model
-        messages.setdefault(str(warning.message), warning.category)
-    for message, category in messages.items():
-        warn_caller(message, category)
+    for name, y_score in y_scores.items():
+        results[name] = evaluate_requests(requests, Inputs(y_true, y_score, qid), options)
+        messages.update(dict.fromkeys(left_out_messages(results[name])))
+    for message in messages:  # one warning per message, not one per model
+        warn_caller(message, UndefinedMetricWarning)
     return compare_results(
         results, baseline=baseline, pairs=pairs, test=test, n_resamples=n_resamples,
         confidence_level=confidence_level, correction=correction, alpha=alpha,

@@ -1,6 +1,5 @@
 """Ranking metrics: one function per metric, and ``evaluate`` for many at once."""
 
-from .._engine._results import QueryResults
 from ._evaluate import evaluate
 from ._binary import (
     f1_at_k_score,
@@ -12,6 +11,7 @@ from ._binary import (
     recall_at_k_score,
     recall_cap_score,
 )
+from ._query_results import QueryResults
 from ._ranking import cg_score, dcg_score, ndcg_score, rank_correlation_score
 
 __all__ = [

@@ -1,8 +1,13 @@
 """``evaluate``: many metrics from one pass over the data, as means or per-query results."""
 
-from .._engine._params import check_parameters, document_parameters
-from .._engine._pipeline import evaluate_requests
+from dataclasses import replace
+
+from .._engine._options import Options
+from .._engine._params import document_parameters
+from .._engine.prepare._prepare import Inputs
+from .._engine.run._run import evaluate_plain
 from .._engine.spec import call_gain, name_requests
+from ._query_results import query_results, warn_left_out
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
@@ -25,6 +30,17 @@ def requests_for(metrics, owner="evaluate"):
             f"{owner}: metrics names {', '.join(map(repr, repeated))} more than once."
         )
     return requests
+
+
+def evaluate_requests(requests, inputs, options):
+    """The :class:`QueryResults` of ``requests`` on ``inputs`` (:class:`Inputs`), without warning.
+
+    ``options``: the call's checked :class:`Options`, whose gain the
+    requests' names may set (:func:`call_gain`). The caller warns about
+    what was left out (:func:`warn_left_out`), once.
+    """
+    options = replace(options, gain=call_gain(requests, options.gain))
+    return query_results(evaluate_plain(requests, inputs, options))
 
 
 @document_parameters(
@@ -139,26 +155,11 @@ def evaluate(
     1    0.760188  1.0
     2    0.630930  0.5
     """
-    check_parameters(
-        "evaluate",
-        gain=gain,
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        average=average,
-    )
+    options = Options.checked(
+        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
+        no_relevant=no_relevant, average=average,
+    )  # fmt: skip
     requests = requests_for(metrics)
-    results = evaluate_requests(
-        requests,
-        y_true,
-        y_score,
-        qid=qid,
-        gain=call_gain(requests, gain),
-        relevance_level=relevance_level,
-        n_relevant=n_relevant,
-        ties=ties,
-        no_relevant=no_relevant,
-        sample_weight=sample_weight,
-    )
+    results = evaluate_requests(requests, Inputs(y_true, y_score, qid, sample_weight), options)
+    warn_left_out(results)
     return results.mean() if average == "mean" else results

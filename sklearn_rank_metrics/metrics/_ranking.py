@@ -21,9 +21,12 @@ import inspect
 
 import numpy as np
 
+from .._engine._options import Options
 from .._engine._params import check_parameters, document_parameters
-from .._engine._pipeline import evaluate_requests
+from .._engine.prepare._prepare import Inputs
 from .._engine.spec import METRICS, Request, check_bounded
+from ._evaluate import evaluate_requests
+from ._query_results import warn_left_out
 
 _RETURNS = """
 score : float or ndarray of shape (n_queries,)
@@ -78,10 +81,10 @@ def _score(function, y_true, y_score, *, average, **options):
     """
     check_options(function, dict(options, average=average))
     definition = _definition(function, options)
-    for name in definition.fixed_options:
-        del options[name]
-    request = Request(function, definition, options.pop("k", None))
-    results = evaluate_requests([request], y_true, y_score, **options)
+    request = Request(function, definition, options.get("k"))
+    inputs = Inputs(y_true, y_score, options.get("qid"), options.get("sample_weight"))
+    results = evaluate_requests([request], inputs, Options.of(options))
+    warn_left_out(results)
     return results.mean(function) if average == "mean" else np.array(results[function])
 
 

@@ -33,7 +33,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _check_sample_weight
 
-from .._engine import factorize_query_ids
+from .._engine.prepare._factorize import factorize_query_ids
 from .._engine.prepare._validation import as_array_like
 
 QUERY_ARGS = ("auto", "group", "qid", "group_id", None)

@@ -25,7 +25,7 @@ import numpy as np
 import sklearn
 from sklearn.utils import _safe_indexing
 
-from .._engine import factorize_query_ids
+from .._engine.prepare._factorize import factorize_query_ids
 from .._engine.prepare._validation import as_array_like
 
 

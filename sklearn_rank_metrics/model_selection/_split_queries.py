@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .._engine import factorize_query_ids
+from .._engine.prepare._factorize import factorize_query_ids
 
 
 class SplitQueryWarning(UserWarning):

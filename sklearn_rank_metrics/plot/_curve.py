@@ -1,173 +1,28 @@
 """``RankingCurveDisplay``: a ranking metric at every cutoff k = 1 .. k_max, drawn as a curve."""
 
 import inspect
-import re
-import warnings
 
 import numpy as np
-from scipy.special import ndtri
-from sklearn.exceptions import UndefinedMetricWarning
 
+from .._engine._options import Options
 from .._engine._params import check_parameters, document_parameters
-from .._engine._pipeline import evaluate_requests
-from .._engine._warnings import warn_caller
-from .._engine.spec import ALIASES, METRICS, CurveRequests
+from .._engine.prepare._prepare import Inputs
+from .._engine.run._curve import curve_results
+from .._engine.spec import CurveRequests
+from ..metrics._query_results import query_results
 from ..model_selection._response import ranking_scores
 from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
-
-# The metrics with a cutoff that have a function of their own, and fallout (evaluate's
-# only): each has a metric@k curve, its cutoff quantities having values at every cutoff.
-_CURVES_WITHOUT_FUNCTION = ("fallout",)
-CURVE_METRICS = tuple(
-    name
-    for name, d in METRICS.items()
-    if d.takes_cutoff and (d.function is not None or name in _CURVES_WITHOUT_FUNCTION)
+from ._curve_values import (
+    CURVE_METRICS,
+    _check_curve,
+    _check_metric,
+    _curve_results,
+    _normal_band,
+    _pyplot,
+    _warn_if_falling_beyond_the_end,
 )
 
-# The curve metrics that divide by k, with their value beyond the lists: they go on falling
-# beyond the longest list, where every other curve metric keeps its value. Every curve stops
-# at that end (so a huge k_max costs what the lists cost); for these, a k_max beyond it warns.
-FALLING_BEYOND_LISTS = {"precision": "hits / k", "f1": "2 hits / (k + R)"}
-
-
-def _offered():
-    aliases = sorted(alias for alias, name in ALIASES.items() if name in CURVE_METRICS)
-    return f"{', '.join(CURVE_METRICS)} (aliases {', '.join(aliases)})"
-
-
-def _check_metric(metric, owner):
-    """The definition of a metric that has a metric@k curve, or a ValueError naming those that do."""
-    name = ALIASES.get(metric, metric) if isinstance(metric, str) else None
-    if name in CURVE_METRICS:
-        return METRICS[name]
-    if name in METRICS:
-        reason = (
-            f"{name!r} has no cutoff k, so it has no metric@k curve"
-            if not METRICS[name].takes_cutoff
-            else f"{name!r} has no metric@k curve here"
-        )
-    elif isinstance(metric, str) and "@" in metric:
-        reason = f"metric={metric!r} names a cutoff; the curve's cutoffs are k = 1 .. k_max"
-    else:
-        reason = f"metric={metric!r} is not a metric name"
-    raise ValueError(f"{owner}: {reason}. Use one of {_offered()}, and k_max for the cutoffs.")
-
-
-def _check_curve(k_max, confidence_band, owner):
-    """``k_max`` as an int and the band's confidence level as a float (or None), checked."""
-    check_parameters(owner, k_max=k_max, confidence_band=confidence_band)
-    return int(k_max), None if confidence_band is None else float(confidence_band)
-
-
-def _curve_results(definition, k_max, evaluate, band=False):
-    """Means of ``name@k`` for k = 1 .. k_max, from one pass (one warning per kind).
-
-    ``evaluate(requests, reduce)`` runs the engine on the curve's
-    :class:`~.._engine._pipeline.CurveRequests` (with ``curve=k_max``); the
-    cutoffs stop at the curve's end (:meth:`~.._engine._evaluation.Evaluation.curve_end`).
-    Each cutoff's per-query values are reduced as soon as they are finished
-    (to their mean and, for a ``band``, what :func:`_normal_band` needs), so
-    that the values of every query at every cutoff are never held at once.
-    The engine warns once per cutoff about queries left out (the same
-    queries at every cutoff); those warnings are merged into one per message.
-    Returns ``(means, spreads)``, ``spreads`` None without a band.
-    """
-
-    def summary(results):
-        (name,) = results.metrics
-        return results.mean(name), _spread(results, name) if band else None
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", UndefinedMetricWarning)
-        summaries = evaluate(CurveRequests(definition, k_max), summary)
-    messages = {}
-    cutoff = re.compile(rf"^{re.escape(definition.name)}@[0-9]+:")
-    for warning in caught:
-        if not issubclass(warning.category, UndefinedMetricWarning):
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
-            continue
-        text = cutoff.sub(f"{definition.name}@k (every k):", str(warning.message), count=1)
-        messages.setdefault(text, warning.category)
-    for text, category in messages.items():
-        warn_caller(text, category)
-    means = np.array([mean for mean, _ in summaries])
-    return means, [spread for _, spread in summaries] if band else None
-
-
-def _spread(results, name):
-    """What the band needs of one cutoff's per-query values.
-
-    ``(unequal query weights, pooled over items, queries counted, standard
-    deviation with ddof=1)``; queries left out (NaN) do not count.
-    """
-    values = results[name]
-    kept = ~np.isnan(values)
-    unequal = results.query_weights is not None and np.ptp(results.query_weights) > 0
-    weights = results.weights(name)[kept]
-    pooled = bool(weights.size and np.ptp(weights) > 0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a cutoff without variation
-        deviation = np.std(values[kept], ddof=1) if kept.sum() > 1 else np.nan
-    return unequal, pooled, int(kept.sum()), deviation
-
-
-def _normal_band(means, spreads, metric, confidence_level, owner):
-    """``means -/+ z se`` at every cutoff: the normal-approximation interval of the mean over queries.
-
-    ``se`` is the standard deviation of the per-query values (``ddof=1``)
-    over the square root of the number of queries (those left out of the
-    mean, NaN, do not count); ``z`` the standard normal quantile of
-    ``(1 + confidence_level) / 2``. ``spreads``: per cutoff, :func:`_spread`;
-    ``metric``: the metric's name, for the messages.
-    """
-    unequal, pooled, counted, deviation = (np.array(column) for column in zip(*spreads))
-    if unequal.any():
-        raise ValueError(
-            f"{owner}: confidence_band needs queries of equal weight; sample_weight weighs "
-            "them unequally. Draw the weighted curve without a band (confidence_band=None)."
-        )
-    if pooled.any():
-        raise ValueError(
-            f"{owner}: confidence_band is a band around a mean over queries of equal "
-            f"weight; {metric!r} is pooled over items. Use confidence_band=None."
-        )
-    if counted.min() < 2:
-        raise ValueError(
-            f"{owner}: confidence_band needs at least 2 queries with a value at every cutoff; "
-            f"{int(counted.min())} has one. Use confidence_band=None, or evaluate more queries."
-        )
-    half_width = ndtri(0.5 + confidence_level / 2.0) * deviation / np.sqrt(counted)
-    return means - half_width, means + half_width
-
-
-def _warn_if_falling_beyond_the_end(metric, end, k_max, owner, example):
-    """Say that a precision or f1 curve stops at ``end``, the longest list, before ``k_max``.
-
-    Beyond the longest list these metrics go on falling (``hits / k``),
-    which the curve does not draw; the metric's function gives any cutoff.
-    """
-    if metric not in FALLING_BEYOND_LISTS or end >= k_max:
-        return
-    warn_caller(
-        f"{owner}: the {metric} curve stops at k={end}, the longest list, not at "
-        f"k_max={k_max}; beyond it {metric}@k = {FALLING_BEYOND_LISTS[metric]} keeps falling. "
-        f"The metric gives it at any k, e.g. {example}.",
-        UserWarning,
-    )
-
-
-def _pyplot(owner):
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError(
-            f"{owner} needs matplotlib, the 'plot' extra: "
-            "pip install 'sklearn-rank-metrics[plot]' (or pip install matplotlib)."
-        ) from None
-    return plt
-
+__all__ = ["CURVE_METRICS", "RankingCurveDisplay"]
 
 class RankingCurveDisplay:
     r"""A ranking metric at every cutoff: the metric@k curve of a model.
@@ -436,33 +291,15 @@ class RankingCurveDisplay:
         owner = f"{cls.__name__}.from_predictions"
         definition = _check_metric(metric, owner)
         k_max, level = _check_curve(k_max, confidence_band, owner)
-        check_parameters(
-            owner,
-            gain=gain,
-            relevance_level=relevance_level,
-            n_relevant=n_relevant,
-            ties=ties,
-            no_relevant=no_relevant,
-        )
-        options = dict(
-            qid=qid,
-            gain=gain,
-            relevance_level=relevance_level,
-            n_relevant=n_relevant,
-            ties=ties,
-            no_relevant=no_relevant,
-            sample_weight=sample_weight,
-        )
-
-        def evaluate(requests, reduce):
-            return evaluate_requests(
-                requests, y_true, y_score, curve=k_max, reduce=reduce, **options
-            )
-
+        curve = CurveRequests(definition, k_max)
+        options = Options.checked(
+            owner, gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
+            ties=ties, no_relevant=no_relevant,
+        )  # fmt: skip
+        inputs = Inputs(y_true, y_score, qid, sample_weight)
+        per_cutoff = map(query_results, curve_results(curve, inputs, options))
         example = f"{definition.function}(y_true, y_score, qid=qid, k={k_max})"
-        return cls._from_curve(
-            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
-        )
+        return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
 
     @classmethod
     @document_parameters()
@@ -569,6 +406,7 @@ class RankingCurveDisplay:
         owner = f"{cls.__name__}.from_run"
         definition = _check_metric(metric, owner)
         k_max, level = _check_curve(k_max, confidence_band, owner)
+        curve = CurveRequests(definition, k_max)
         if ties is None:
             ties = inspect.signature(evaluate_run).parameters["ties"].default
         options = dict(
@@ -584,25 +422,21 @@ class RankingCurveDisplay:
         if name is None and joined.run_name:
             name = joined.run_name
 
-        def evaluate(requests, reduce):
-            return evaluate_joined(joined, requests, curve=k_max, reduce=reduce, **options)
-
+        per_cutoff = evaluate_joined(joined, curve, **options)
         example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
-        return cls._from_curve(
-            definition, k_max, evaluate, level, owner, name, ax, kwargs, example
-        )
+        return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
 
     @classmethod
-    def _from_curve(
-        cls, definition, k_max, evaluate, level, owner, name, ax, plot_kwargs, example
-    ):
-        """The display of the curve ``evaluate`` computes (see :func:`_curve_results`), drawn.
+    def _from_curve(cls, curve, per_cutoff, level, owner, name, ax, plot_kwargs, example):
+        """The display of ``curve`` (its results ``per_cutoff``, see :func:`_curve_results`), drawn.
 
         ``example``: the call that gives the metric at one cutoff ``k_max``,
         for the warning of a precision or f1 curve that stops before it.
         """
-        means, spreads = _curve_results(definition, k_max, evaluate, band=level is not None)
-        _warn_if_falling_beyond_the_end(definition.name, means.shape[0], k_max, owner, example)
+        definition = curve.definition
+        means, spreads = _curve_results(definition, per_cutoff, band=level is not None)
+        end = means.shape[0]
+        _warn_if_falling_beyond_the_end(definition.name, end, curve.k_max, owner, example)
         lower = upper = None
         if level is not None:
             lower, upper = _normal_band(means, spreads, definition.name, level, owner)

@@ -178,7 +178,7 @@ def build_report(columns, results, run_id, all_overrides=None):
     """
     import numpy as np
 
-    from .._engine._results import trec_aggregate, trec_order
+    from ..metrics._means import trec_aggregate, trec_order
 
     ids = [str(query) for query in results.query_ids]
     order = trec_order(ids)

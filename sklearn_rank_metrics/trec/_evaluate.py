@@ -20,14 +20,18 @@ from typing import NamedTuple
 import numpy as np
 
 from .._engine._judgments import NOT_JUDGED, Judgments
-from .._engine.quantities import rounded_half_away
-from .._engine.spec import call_gain
+from .._engine._options import Options
 from .._engine._params import check_parameters
-from .._engine._pipeline import evaluate_requests
-from .._engine._results import queries_taken, trec_means, values_replaced
-from .._engine.prepare._validation import plain
 from .._engine._warnings import undefined_metric_warning, warn_caller
+from .._engine.prepare._prepare import Inputs
+from .._engine.prepare._validation import plain
+from .._engine.quantities import rounded_half_away
+from .._engine.run._curve import curve_results
+from .._engine.run._judged import evaluate_judged
+from .._engine.spec import CurveRequests, call_gain
 from ..metrics._evaluate import requests_for
+from ..metrics._means import trec_means
+from ..metrics._query_results import queries_taken, query_results, values_replaced, warn_left_out
 from ._coded import read_joined
 from ._files import import_pandas, read_bytes
 from ._format import NeedsDataFramePath
@@ -349,16 +353,17 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
 
 def evaluate_joined(
     joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
-    trec_eval_version, curve=None, reduce=None, spelling=PYTHON,
+    trec_eval_version, spelling=PYTHON,
 ):  # fmt: skip
     """The per-query :class:`QueryResults` of a joined run.
 
-    The options are :func:`evaluate_run`'s, checked by :func:`check_options`;
-    ``curve`` and ``reduce`` are the engine's (metric@k curves, see
-    :func:`~.._engine._pipeline.evaluate_requests`): with ``reduce``, the
-    list of its returns. ``spelling`` names the options in warnings and
-    errors (:data:`COMMAND`: ``rank-eval``'s flags).
+    The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
+    ``requests`` a :class:`~.._engine.spec.CurveRequests` (a metric@k
+    curve): an iterator of each cutoff's :class:`QueryResults` (see
+    :func:`~.._engine.run._curve.curve_results`). ``spelling`` names the
+    options in warnings and errors (:data:`COMMAND`: ``rank-eval``'s flags).
     """
+    curve = isinstance(requests, CurveRequests)
     query_ids, run_queries = joined.query_ids, joined.run_queries
     judged_queries, grades = joined.judged_queries, joined.grades
     n_queries = query_ids.shape[0]
@@ -382,13 +387,13 @@ def evaluate_joined(
         rows = within(rows, np.flatnonzero(take(labels, rows) >= 0))
     labels, scores, queries = take(labels, rows), take(scores, rows), take(run_queries, rows)
     # Each query's documents evaluated, where an empty ranking may leave values behind.
-    leftovers = curve is None and (judged_only or missing_queries == "zero")
+    leftovers = not curve and (judged_only or missing_queries == "zero")
     n_ranked = np.bincount(queries, minlength=n_queries) if leftovers else None
     if not queries.shape[0]:
         # No document left in any query (-J, -M 0, or -c with no run query judged):
         # every query is an empty ranking. The engine ranks one unjudged document
         # of a query of no one's, left out of the results.
-        if reduce is not None:
+        if curve:
             # A curve's reduced means cannot leave that query out again.
             raise ValueError(
                 "RankingCurveDisplay.from_run: no document of the run is left to rank "
@@ -399,27 +404,20 @@ def evaluate_joined(
         labels, scores = np.array([NOT_JUDGED]), np.zeros(1)
         queries = np.array([n_queries], dtype=np.int64)
 
-    results = evaluate_requests(
-        requests,
-        labels,
-        scores,
-        qid=queries,
-        gain=call_gain(requests, "linear"),
-        relevance_level=relevance_level,
-        ties="first" if ties == "trec_eval" else ties,
-        no_relevant="zero",
-        judgments=Judgments(judged_queries, grades, empty_queries),
-        trec_eval_version=trec_eval_version,
-        query_names=query_ids,
-        curve=curve,
-        reduce=reduce,
-    )
-    if reduce is not None:
-        return results
+    inputs = Inputs(labels, scores, queries)
+    options = Options(
+        gain=call_gain(requests, "linear"), relevance_level=relevance_level,
+        ties="first" if ties == "trec_eval" else ties, trec_eval_version=trec_eval_version,
+    )  # fmt: skip
+    judgments = Judgments(judged_queries, grades, empty_queries, query_names=query_ids)
+    if curve:
+        return map(query_results, curve_results(requests, inputs, options, judgments))
+    results = query_results(evaluate_judged(requests, inputs, options, judgments))
     codes = results.query_ids
     if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
         results = queries_taken(results, np.arange(codes.shape[0] - 1))
         codes = results.query_ids
+    warn_left_out(results, query_names=query_ids[codes])
     if leftovers:
         options = dict(
             relevance_level=relevance_level, missing_queries=missing_queries,

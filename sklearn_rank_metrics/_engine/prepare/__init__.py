@@ -1,5 +1,6 @@
 """Input -> prepared ranking: the data arguments made into what the run reads.
 
+``_prepare`` is the stage's entry (:func:`~._prepare.prepare`);
 ``_validation`` checks the data arguments; ``_factorize`` codes query ids
 and ``_labels`` the labels; ``_sort`` ranks documents by query and score
 (or finds them ranked already); ``_segments`` cuts the ranking into chunks

@@ -82,8 +82,9 @@ class Binary(Computation):
     """A metric of binary relevance: one ranked quantity combined with the relevant totals.
 
     ``ranked(k, level)`` makes the ranked quantity; ``combine(value, total,
-    cutoffs, query_sizes)`` returns the per-query values, or ``(values,
-    pool_weights)`` for a pooled mean. ``totals(level)`` names further
+    cutoffs, query_sizes)`` returns the per-query values, and
+    ``pool_weights(cutoffs, query_sizes)``, where given, the weights of a
+    pooled mean. ``totals(level)`` names further
     order-free totals the ranked quantity reads (bpref's judged non-relevant
     documents), so that they are counted over the judged documents.
     """
@@ -92,6 +93,7 @@ class Binary(Computation):
     combine: Callable
     totals: Callable = _no_totals
     about_relevant: bool = True  # False: defined without relevant documents (judged@k)
+    pool_weights: Callable | None = None
 
     def needs(self, request, plan):
         level = self.level(request, plan)
@@ -100,8 +102,9 @@ class Binary(Computation):
     def finalize(self, request, plan, values, run):
         total = run.total_relevant(self.level(request, plan))
         cutoffs = run.cutoffs(request.k)
-        combined = self.combine(values[0], total, cutoffs, run.rq.query_sizes)
-        values, pool_weights = combined if isinstance(combined, tuple) else (combined, None)
+        sizes = run.rq.query_sizes
+        values = self.combine(values[0], total, cutoffs, sizes)
+        pool_weights = None if self.pool_weights is None else self.pool_weights(cutoffs, sizes)
         no_relevant = total == 0 if self.about_relevant else None
         return QueryValues(values, no_relevant=no_relevant, pool_weights=pool_weights)
 
@@ -323,9 +326,13 @@ def over_capped_total(hits, total, cutoffs, query_sizes):
     return ratio(hits, np.minimum(cutoffs, total))
 
 
+def recommended(cutoffs, query_sizes):
+    """Documents recommended per query: ``min(k, n)``, the pool of hit_rate_item's mean."""
+    return np.minimum(cutoffs, query_sizes).astype(np.float64)
+
+
 def items_hit(hits, total, cutoffs, query_sizes):
-    recommended = np.minimum(cutoffs, query_sizes).astype(np.float64)
-    return hits / recommended, recommended
+    return hits / recommended(cutoffs, query_sizes)
 
 
 def over_list(counted, total, cutoffs, query_sizes):

@@ -10,19 +10,14 @@ request and it alone. :class:`RunView` is what a computation's
 ``finalize`` reads from the run besides its quantities' values.
 """
 
-import numbers
 from dataclasses import dataclass
 from typing import Protocol
 
+from .._options import exact_level
 from ..quantities import GradedInList, RelevantInList
 from ._definition import MetricDefinition
 
 _DECLARED = object()  # Request.option's default: the definition's declared one
-
-
-def exact_level(level):
-    """A relevance level as a Python int (whole numbers, kept exact) or float."""
-    return int(level) if isinstance(level, numbers.Integral) else float(level)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from ._binary import (
     f1,
     hits_at_r,
     items_hit,
+    recommended,
     judged,
     judged_nonrelevant,
     judged_nonrelevant_retrieved,
@@ -166,7 +167,7 @@ _DEFINITIONS = (
     MetricDefinition(
         "hit_rate_item",
         "binary",
-        Binary(Hits, items_hit),
+        Binary(Hits, items_hit, pool_weights=recommended),
         function="hit_rate_score",
         fixed_options={"level": "item"},
         formula="`hits@k / min(k, n)`; the mean is pooled: `sum hits@k / sum min(k, n)`",

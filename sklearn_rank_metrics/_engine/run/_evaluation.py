@@ -1,7 +1,7 @@
-"""Per-query quantities of one ranking, computed in one pass over chunks of queries.
+"""The run layer's core: per-query quantities of one ranking, in one pass over chunks of queries.
 
-A metric (see :mod:`.spec`) combines named quantities
-(:class:`~.quantities.Quantity`: ``Hits(k=10, level=1.0)``, ``IdealGain(k=10)``,
+A metric (see :mod:`..spec`) combines named quantities
+(:class:`~..quantities.Quantity`: ``Hits(k=10, level=1.0)``, ``IdealGain(k=10)``,
 ...). This module runs them, without knowing any of them:
 
 - :class:`ChunkWork` is one chunk of whole queries and what its quantities
@@ -14,7 +14,9 @@ A metric (see :mod:`.spec`) combines named quantities
   into one array per call.
 
 A query's values depend on that query alone: not on the number of threads,
-the chunk size, or the other queries of the call (see :mod:`.quantities`).
+the chunk size, or the other queries of the call (see :mod:`..quantities`).
+The judged (TREC) and curve runs are front-ends over this one
+(:mod:`._judged`, :mod:`._curve`).
 """
 
 import math
@@ -22,17 +24,10 @@ from functools import cached_property
 
 import numpy as np
 
-from . import quantities
-from .quantities import (
-    LabelGain,
-    OrderFree,
-    Relevance,
-    curve_of,
-    exponential_parts,
-    power_of_two,
-)
-from .prepare._segments import QueryChunk, RankedValues
-from .spec import PlanContext
+from .. import quantities
+from ..prepare._segments import QueryChunk, RankedValues
+from ..quantities import LabelGain, OrderFree, Relevance, exponential_parts, power_of_two
+from ..spec import PlanContext, exact_level
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
@@ -98,7 +93,7 @@ class ChunkWork:
         return self.shared(("head", key), lambda: self.chunk.head(self.cutoffs(key)))
 
     def label_table(self, function):
-        """A :class:`~.quantities.LabelGain`-like function of the label values, as a table."""
+        """A :class:`~..quantities.LabelGain`-like function of the label values, as a table."""
         return self.chunk.label_table(function)
 
     def relevance(self, level):
@@ -191,9 +186,11 @@ class Evaluation:
     Parameters
     ----------
     ranked_queries : RankedQueries
-    gain : {"linear", "exponential"}
-    relevance_level : float
-        The level metrics of binary relevance use (each quantity names its own).
+    options : Options
+        The call's options: the gain, the relevance level metrics of binary
+        relevance use (each quantity names its own) and trec_eval's version,
+        whose cutoffs interpolated precision takes where its versions differ
+        (see :class:`~..quantities.InterpolatedPrecision`).
     n_relevant : ndarray of shape (n_queries,) or None
         Given totals of relevant documents, -1 where not given.
     pool : concurrent.futures.Executor or None
@@ -201,91 +198,39 @@ class Evaluation:
     chunk_rows : int
         About how many documents a chunk of queries holds.
     judged : Evaluation or None
-        The judged documents of the same queries (a TREC run's qrels): every
-        order-free total is computed over them instead of the ranked lists,
-        so judged documents the ranking left out count in R and in the
-        ideal DCG. None: the totals are those of the ranked lists.
-    trec_eval_version : {"10", "9"}
-        Whose cutoffs interpolated precision takes where trec_eval's
-        versions differ (see :class:`~.quantities.InterpolatedPrecision`).
-    curve : int or None
-        A curve evaluation (metric@k for every ``k = 1 .. curve``): every
-        quantity with a cutoff is computed once at all cutoffs, as its
-        :class:`~.quantities.Curve` (no wider than the longest list, beyond
-        which no quantity changes; each query's curve ends with its own
-        list), and each cutoff's values are gathered from it when read.
-        :meth:`curve_end` says where a metric@k curve stops changing.
+        The judged documents of the same queries (a TREC run's qrels, see
+        :mod:`._judged`): every order-free total is computed over them
+        instead of the ranked lists, so judged documents the ranking left out
+        count in R and in the ideal DCG. None: the totals are those of the
+        ranked lists.
     """
 
-    def __init__(
-        self,
-        ranked_queries,
-        *,
-        gain,
-        relevance_level,
-        n_relevant,
-        pool,
-        chunk_rows,
-        judged=None,
-        trec_eval_version="10",
-        curve=None,
-    ):
+    def __init__(self, ranked_queries, options, *, n_relevant, pool, chunk_rows, judged=None):
         self.rq = ranked_queries
-        self.gain = gain
-        self.relevance_level = relevance_level
+        self.options = options
+        self.gain = options.gain
+        self.relevance_level = exact_level(options.relevance_level)
+        self.trec_eval_version = options.trec_eval_version
         self.n_relevant = n_relevant
         self.pool = pool
         self.chunk_rows = chunk_rows
         self.judged = judged
-        self.trec_eval_version = trec_eval_version
         self.known_totals = {}
         self._gain_exponents = None  # per query, from the histogram, when gains are scaled
         self._values = {}
         self._cutoffs = {}
-        self.curve_width = None
-        self.curve_k_max = curve
-        if curve is not None:
-            # As wide as the longest list a quantity is taken over: the ranked lists, and the
-            # judged ones that the order-free totals (the ideal DCG) are taken over.
-            longest = [self.rq.query_sizes.max(initial=0), 1]
-            if judged is not None:
-                longest.append(judged.rq.query_sizes.max(initial=0))
-            self.curve_width = int(min(curve, max(longest)))
-        self._curves = {}  # quantity with a cutoff -> its curve
-        self._columns = {}  # curve -> (k, its values at cutoff k), the last one read
-
-    def curve_end(self):
-        """The last cutoff of the curve at which a value can change but through k itself.
-
-        Beyond the longest list no ranked quantity changes, nor beyond the
-        most documents a query has judged (or relevant, ``n_relevant``) any
-        total with a cutoff (the ideal DCG@k, ``min(k, R)``): the largest of
-        these (the curve's width, or the largest ``n_relevant``), at most
-        ``curve``.
-        """
-        most_relevant = 0 if self.n_relevant is None else self.n_relevant.max(initial=0)
-        return int(max(self.curve_width, min(self.curve_k_max, most_relevant)))
 
     def computed(self, quantity):
-        """The quantity computed for ``quantity``: itself, or in a curve evaluation its curve."""
-        if self.curve_width is None or getattr(quantity, "k", None) is None:
-            return quantity
-        curve = self._curves.get(quantity)
-        if curve is None:
-            curve = self._curves[quantity] = curve_of(quantity, self.curve_width)
-        return curve
+        """The quantity computed for ``quantity``: itself (a curve evaluation: its curve)."""
+        return quantity
 
     def cutoffs(self, k):
         """Cutoff per query: ``k``, or the list length for ``k=None`` (one array per ``k``)."""
         if k is None:
             return self.rq.query_sizes
-        if k in self._cutoffs:
-            return self._cutoffs[k]
-        cutoffs = np.full(self.rq.n_queries, k, dtype=np.int64)
-        if self.curve_width is None or k == self.curve_width:
-            # A curve's requests each ask for their own cutoff: those are not kept.
-            self._cutoffs[k] = cutoffs
-        return cutoffs
+        if k not in self._cutoffs:
+            self._cutoffs[k] = np.full(self.rq.n_queries, k, dtype=np.int64)
+        return self._cutoffs[k]
 
     def threshold(self, level):
         """The relevance threshold of ``level`` in the labels' precision."""
@@ -407,17 +352,8 @@ class Evaluation:
             self._values[quantity] = quantity.join(self.rq.n_queries, bounds, parts)
 
     def value(self, quantity):
-        """The per-query values of a computed quantity (in a curve evaluation, its curve's column)."""
-        computed = self.computed(quantity)
-        if computed is quantity:
-            return self._values[quantity]
-        # A column is gathered when asked for; the last one of each curve is
-        # kept for the other requests at the same cutoff.
-        k = min(quantity.k, self.curve_width)
-        last = self._columns.get(computed)
-        if last is None or last[0] != k:
-            last = self._columns[computed] = (k, self._values[computed].column(k))
-        return last[1]
+        """The per-query values of a computed quantity."""
+        return self._values[quantity]
 
     def given_relevant(self, level):
         """``n_relevant`` (-1 where not given), or None; a ValueError at another level.

@@ -1,12 +1,12 @@
-"""Per-query results: the product of every evaluation, and the one place that averages.
+"""Per-query results: what every evaluation returns, and the one place that averages.
 
-A metric's computation yields :class:`QueryValues` (one value per query, the
-queries without a relevant document, pooling weights). :func:`finish`
-applies the ``no_relevant`` convention and reports what was left out;
-:class:`QueryResults` holds the outcome for several metrics on the same
-queries, with the query ids and weights, and computes every mean - the
-metric functions, :func:`~sklearn_rank_metrics.evaluate` and the scorers all
-average through :meth:`QueryResults.mean`.
+The run layer returns plain per-metric results (values, and the queries
+left out of them, as data: see :mod:`.._engine.run._finalize`);
+:class:`QueryResults` holds them for several metrics on the same queries,
+with the query ids and weights, and computes every mean - the metric
+functions, :func:`~sklearn_rank_metrics.evaluate` and the scorers all
+average through :meth:`QueryResults.mean`. :func:`left_out_messages` says
+what was left out, for the public functions to warn once.
 
 Every mean is a weighted mean of per-query values, so results of disjoint
 sets of queries (partitions of a large input) combine exactly, and results
@@ -14,97 +14,18 @@ of several models on the same queries pair up by query id.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
-from ._warnings import undefined_metric_warning, warn_caller
-from .spec._definition import QueryValues
+from .._engine._warnings import undefined_metric_warning, warn_caller
+from .._engine.run._finalize import MetricResult
+from ._means import aggregated, aggregation_terms, scaled_by_power_of_two
 
 
-@dataclass(frozen=True)
-class _MetricResult:
-    values: np.ndarray  # NaN where skipped or undefined
-    skipped: np.ndarray  # no relevant document, left out (no_relevant="skip")
-    undefined: np.ndarray  # the value is undefined (reason below)
-    undefined_reason: str | None
-    pool_weights: np.ndarray | None
-    aggregate: str = "mean"
-
-
-# trec_eval's floor under a value before its logarithm in a geometric mean (MIN_GEO_MEAN).
-GEOMETRIC_FLOOR = 1e-5
-
-AGGREGATES = ("mean", "sum", "geometric")
-
-
-def aggregation_terms(values, aggregate):
-    """The per-query terms an aggregate adds up: ``log(max(v, 1e-5))`` for a geometric mean."""
-    return np.log(np.maximum(values, GEOMETRIC_FLOOR)) if aggregate == "geometric" else values
-
-
-def aggregated(mean_or_sum, aggregate):
-    """The aggregate from the (weighted) mean of its terms, or their sum for ``"sum"``."""
-    return float(np.exp(mean_or_sum)) if aggregate == "geometric" else float(mean_or_sum)
-
-
-def trec_aggregate(results, name, values):
-    """The aggregate of ``name`` as trec_eval computes it: terms added left to right.
-
-    trec_eval adds the queries' values (or their logs for a geometric mean)
-    one by one in double precision, in its query order, and divides by the
-    number of queries; a NaN value makes the aggregate NaN. ``values`` are
-    ``results[name]`` in that order (or values standing for them); the
-    aggregate (mean, sum or geometric mean) is the result's.
-    """
-    aggregate = results.aggregate(name)
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        terms = aggregation_terms(np.asarray(values, dtype=np.float64), aggregate)
-        total = float(np.add.accumulate(terms)[-1]) if terms.shape[0] else 0.0
-        if aggregate != "sum":
-            total = total / terms.shape[0] if terms.shape[0] else float("nan")
-        return aggregated(total, aggregate)
-
-
-def trec_order(query_ids):
-    """The positions of ``query_ids`` in trec_eval's query order: ids as text, sorted as bytes."""
-    ids = [str(query) for query in query_ids]
-    return np.array(sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8")), dtype=np.intp)
-
-
-def trec_means(results):
-    """``{name: mean}`` of each metric of ``results``, as trec_eval computes it.
-
-    NaN where a query's value is NaN (0 / 0), as trec_eval's mean of a -nan.
-    """
-    order = trec_order(results.query_ids)
-    return {
-        name: float("nan") if np.isnan(results[name]).any() else trec_mean(results, name, order)
-        for name in results.metrics
-    }
-
-
-def trec_mean(results, name, order=None):
-    """The mean of ``name`` as trec_eval and ``rank-eval`` compute it (:func:`trec_aggregate`).
-
-    The defined values are added left to right in trec_eval's query order
-    (:func:`trec_order`), then divided by their number: ``%.4f`` of it is
-    the ``all`` line trec_eval prints, where :meth:`QueryResults.mean`'s
-    pairwise sum can round the other way (0.50625 as 0.5063). Queries left
-    out (NaN) do not count, as in :meth:`QueryResults.mean`; a pooled
-    measure (weighted by the items each query pools) is that weighted
-    mean, and a metric with no value left, or whose sum overflows, warns
-    or raises as there. ``order``: :func:`trec_order` of the query ids,
-    if known.
-    """
-    order = trec_order(results.query_ids) if order is None else order
-    values = results[name][order]
-    values = values[~np.isnan(values)]
-    weighted = results.query_weights is not None or results._results[name].pool_weights is not None
-    if weighted or not values.shape[0]:
-        return results.mean(name)
-    mean = trec_aggregate(results, name, values)
-    return mean if np.isfinite(mean) else results.mean(name)
+def query_results(run_results):
+    """The :class:`QueryResults` of the run layer's plain results (``RunResults``)."""
+    return QueryResults(run_results.query_ids, run_results.metrics, run_results.query_weights)
 
 
 def queries_taken(results, rows):
@@ -139,84 +60,49 @@ def values_replaced(results, replaced, reason):
     return type(results)(results.query_ids, taken, results.query_weights)
 
 
-def scaled_by_power_of_two(weights):
-    """``(weights / 2**e, e)``: the largest scaled weight in [0.5, 1) (``e = 0`` if none is > 0).
-
-    A weighted mean is the same with the weights divided by a power of two,
-    and the division is exact: weights of 1e308 then add up without
-    overflowing, and subnormal weights (5e-324) times a value are not
-    rounded to a few bits. Only weights below about 2**-1074 of the largest
-    become 0, whose share of a mean float64 cannot hold anyway.
-    """
-    largest = weights.max(initial=0.0)
-    if not largest > 0:
-        return weights, 0
-    exponent = int(np.frexp(largest)[1])
-    return np.ldexp(weights, -exponent), exponent
-
-
 def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
-def finish(name, query_values, no_relevant, order=None, aggregate="mean", trec_names=None):
-    """Apply ``no_relevant``, warn about what is left out, return a result for :class:`QueryResults`.
+def left_out_messages(results, *, label=None, query_names=None):
+    """One message per metric of ``results`` for each kind of query left out of it.
 
-    ``order`` puts the queries in sorted-id order (None: they are already);
-    ``aggregate`` is how :meth:`QueryResults.mean` combines the queries.
-    ``trec_names`` (evaluate_run's): a function giving the ids of the
-    queries at some positions; an undefined value is then trec_eval's
-    ``-nan``, whose mean evaluate_run gives as NaN, and the warning says so.
+    ``label`` names every metric in the messages (a curve's
+    ``"ndcg@k (every k)"``); ``query_names`` (evaluate_run's, one per query
+    of ``results``): an undefined value is then trec_eval's ``-nan``, whose
+    mean evaluate_run gives as NaN, and the message says so.
     """
-    if order is not None:
-        query_values = QueryValues(
-            query_values.values[order],
-            None if query_values.no_relevant is None else query_values.no_relevant[order],
-            None if query_values.pool_weights is None else query_values.pool_weights[order],
-            query_values.undefined_reason,
-        )
-    values = np.array(query_values.values, dtype=np.float64)
-    n_queries = values.shape[0]
-    skipped = np.zeros(n_queries, dtype=bool)
-    mask = query_values.no_relevant
-    if mask is not None and mask.any():
-        if no_relevant == "skip":
-            skipped = mask.copy()
-            values[skipped] = np.nan
-            warn_caller(
-                f"{name}: {int(skipped.sum())} of {n_queries} queries have no relevant "
-                "document and were left out (no_relevant='skip'); their per-query value is NaN.",
-                undefined_metric_warning(),
+    messages = []
+    for name in results.metrics:
+        result = results._results[name]
+        shown, n_queries = name if label is None else label, results.n_queries
+        skipped, undefined = int(result.skipped.sum()), int(result.undefined.sum())
+        if skipped:
+            messages.append(
+                f"{shown}: {skipped} of {n_queries} queries have no relevant document and were "
+                "left out (no_relevant='skip'); their per-query value is NaN."
             )
-        else:
-            values[mask] = 1.0 if no_relevant == "one" else 0.0
-    undefined = np.isnan(values) & ~skipped
-    if undefined.any() and trec_names is not None:
-        ids = trec_names(np.flatnonzero(undefined)[:5])
-        warn_caller(
-            f"evaluate_run: {name}: {int(undefined.sum())} of {n_queries} queries are "
-            f"undefined ({query_values.undefined_reason}; "
-            f"{', '.join(repr(str(query)) for query in ids)}"
-            f"{', ...' if undefined.sum() > 5 else ''}): NaN, printed -nan by trec_eval, "
-            "and so is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out).",
-            undefined_metric_warning(),
-        )
-    elif undefined.any():
-        warn_caller(
-            f"{name}: {int(undefined.sum())} of {n_queries} queries are undefined "
-            f"({query_values.undefined_reason}) and were left out of the mean; their "
-            "per-query value is NaN.",
-            undefined_metric_warning(),
-        )
-    values.flags.writeable = False
-    return _MetricResult(
-        values,
-        skipped,
-        undefined,
-        query_values.undefined_reason,
-        query_values.pool_weights,
-        aggregate,
-    )
+        if undefined and query_names is not None:
+            ids = query_names[np.flatnonzero(result.undefined)[:5]]
+            messages.append(
+                f"evaluate_run: {shown}: {undefined} of {n_queries} queries are undefined "
+                f"({result.undefined_reason}; {', '.join(repr(str(query)) for query in ids)}"
+                f"{', ...' if undefined > 5 else ''}): NaN, printed -nan by trec_eval, and so "
+                "is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out)."
+            )
+        elif undefined:
+            messages.append(
+                f"{shown}: {undefined} of {n_queries} queries are undefined "
+                f"({result.undefined_reason}) and were left out of the mean; their per-query "
+                "value is NaN."
+            )
+    return messages
+
+
+def warn_left_out(results, **how):
+    """Warn (``UndefinedMetricWarning``) once per message of :func:`left_out_messages`."""
+    for message in left_out_messages(results, **how):
+        warn_caller(message, undefined_metric_warning())
 
 
 def _read_only_copy(array):
@@ -667,7 +553,7 @@ class QueryResults(Mapping):
             values = np.concatenate([p.values for p in parts])[order]
             values.flags.writeable = False
             reasons = [p.undefined_reason for p in parts if p.undefined_reason is not None]
-            metric_results[name] = _MetricResult(
+            metric_results[name] = MetricResult(
                 values,
                 np.concatenate([p.skipped for p in parts])[order],
                 np.concatenate([p.undefined for p in parts])[order],

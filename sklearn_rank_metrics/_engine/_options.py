@@ -1,0 +1,65 @@
+"""The options of one public call, as one frozen object handed down the engine.
+
+Each public entry point (the metric functions, ``evaluate``, the distributed
+``evaluate``, ``compare``, the display, ``evaluate_run``) checks its
+keyword arguments against the parameter table (:mod:`._params`) and builds
+one :class:`Options`; below that, nothing is passed option by option. The
+data arguments (labels, scores, query ids, weights) travel separately, in
+:class:`~.prepare._prepare.Inputs`.
+"""
+
+import numbers
+from dataclasses import dataclass, fields
+
+from ._params import check_parameters
+
+
+def exact_level(level):
+    """A relevance level as a Python int (whole numbers, kept exact) or float."""
+    return int(level) if isinstance(level, numbers.Integral) else float(level)
+
+
+@dataclass(frozen=True)
+class Options:
+    """How one call evaluates, whatever its metrics: checked values, with their defaults.
+
+    Attributes
+    ----------
+    gain : {"linear", "exponential"}
+        The gain of a label in the graded metrics (the call's, after the
+        measures' names had their say: see :func:`~._names.call_gain`).
+    relevance_level : int or float
+        A document is relevant iff its label >= this (binary metrics).
+    n_relevant : mapping or None
+        Relevant documents per query id, listed or not.
+    ties : {"average", "optimistic", "pessimistic", "first"}
+        How documents of equal score are ranked.
+    no_relevant : {"zero", "one", "skip"}
+        The value of a query without a relevant document.
+    ignore_ties : bool
+        scikit-learn's order of tied documents (``numpy.argsort`` reversed),
+        in place of ``ties``.
+    trec_eval_version : {"10", "9"}
+        Whose conventions apply where trec_eval's versions differ.
+    """
+
+    gain: str = "linear"
+    relevance_level: float = 1.0
+    n_relevant: object = None
+    ties: str = "average"
+    no_relevant: str = "zero"
+    ignore_ties: bool = False
+    trec_eval_version: str = "10"
+
+    __hash__ = None  # n_relevant may be a dict
+
+    @classmethod
+    def of(cls, given):
+        """The options among the keyword arguments ``given`` (the data are not options)."""
+        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
+
+    @classmethod
+    def checked(cls, owner, **given):
+        """Check ``given`` against the parameter table (errors name ``owner``); their options."""
+        check_parameters(owner, **given)
+        return cls.of(given)
