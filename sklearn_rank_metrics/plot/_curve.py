@@ -11,7 +11,7 @@ from .._engine.run._curve import curve_results
 from .._engine.spec import CurveRequests
 from ..metrics._query_results import query_results
 from ..model_selection._response import ranking_scores
-from ..trec._evaluate import check_options, evaluate_joined, evaluate_run, join_run
+from ..trec._evaluate import RunOptions, evaluate_joined, evaluate_run, join_run
 from ._curve_values import (
     CURVE_METRICS,
     _check_curve,
@@ -409,20 +409,15 @@ class RankingCurveDisplay:
         curve = CurveRequests(definition, k_max)
         if ties is None:
             ties = inspect.signature(evaluate_run).parameters["ties"].default
-        options = dict(
-            ties=ties,
-            relevance_level=relevance_level,
-            missing_queries=missing_queries,
-            max_docs=max_docs,
-            judged_only=judged_only,
-            trec_eval_version=trec_eval_version,
-        )
-        check_options(**options, owner=owner)
+        options = RunOptions.checked(
+            owner, ties=ties, relevance_level=relevance_level, missing_queries=missing_queries,
+            max_docs=max_docs, judged_only=judged_only, trec_eval_version=trec_eval_version,
+        )  # fmt: skip
         joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
         if name is None and joined.run_name:
             name = joined.run_name
 
-        per_cutoff = evaluate_joined(joined, curve, **options)
+        per_cutoff = evaluate_joined(joined, curve, options)
         example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
         return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
 

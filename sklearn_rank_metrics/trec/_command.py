@@ -314,9 +314,9 @@ def _parser():
 def _evaluate(arguments, columns):
     """The run's per-query results, the run id and the ``all`` values trec_eval computes apart."""
     from .._engine._warnings import is_undefined_metric_warning
-    from ._evaluate import COMMAND, NoJudgedQueriesError, check_options, evaluate_joined, join_run
+    from ._evaluate import COMMAND, NoJudgedQueriesError, RunOptions, evaluate_joined, join_run
 
-    options = dict(
+    options = RunOptions.checked(
         ties="trec_eval",
         relevance_level=arguments.l,
         missing_queries="zero" if arguments.c else "ignore",
@@ -324,7 +324,6 @@ def _evaluate(arguments, columns):
         judged_only=arguments.J,
         trec_eval_version=arguments.trec_eval_version,
     )
-    check_options(**options)
     requests = {column.evaluated: column.request for column in columns}
     joined = join_run(
         arguments.qrels, arguments.run, max_docs=arguments.M,
@@ -333,9 +332,7 @@ def _evaluate(arguments, columns):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            results = evaluate_joined(
-                joined, list(requests.values()), spelling=COMMAND, **options
-            )
+            results = evaluate_joined(joined, list(requests.values()), options, COMMAND)
         except NoJudgedQueriesError as error:  # trec_eval: no query evaluated
             raise CommandError(str(error), EXIT_NO_QUERIES) from None
     for warning in caught:

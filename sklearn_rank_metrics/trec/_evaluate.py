@@ -15,6 +15,7 @@ judged documents.
 """
 
 import os
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -292,38 +293,40 @@ def evaluate_run(
     q2  0.5
     """
     check_parameters("evaluate_run", average=average)
-    options = dict(
-        ties=ties,
-        relevance_level=relevance_level,
-        missing_queries=missing_queries,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        trec_eval_version=trec_eval_version,
-    )
-    check_options(**options)
+    options = RunOptions.checked(
+        ties=ties, relevance_level=relevance_level, missing_queries=missing_queries,
+        max_docs=max_docs, judged_only=judged_only, trec_eval_version=trec_eval_version,
+    )  # fmt: skip
     requests = requests_for(metrics, "evaluate_run")
     joined = join_run(qrels, run, max_docs=max_docs, trec_eval_version=trec_eval_version)
-    results = evaluate_joined(joined, requests, **options)
+    results = evaluate_joined(joined, requests, options)
     return results if average is None else trec_means(results)
 
 
-def check_options(
-    *, ties, relevance_level, missing_queries, max_docs, judged_only, trec_eval_version,
-    owner="evaluate_run",
-):  # fmt: skip
-    """Raise for an option of :func:`evaluate_run` it does not take, naming it and the fix.
+@dataclass(frozen=True)
+class RunOptions:
+    """The options of :func:`evaluate_run` (and ``rank-eval``'s flags), checked once, as one object."""
 
-    ``owner`` names the caller in the errors.
-    """
-    check_parameters(
-        owner,
-        missing_queries=missing_queries,
-        max_docs=max_docs,
-        judged_only=judged_only,
-        trec_eval_version=trec_eval_version,
-        judged_relevance_level=relevance_level,
-        run_ties=ties,
-    )
+    ties: str = "trec_eval"
+    relevance_level: float = 1
+    missing_queries: str = "ignore"
+    max_docs: int | None = None
+    judged_only: bool = False
+    trec_eval_version: str = "10"
+
+    @classmethod
+    def checked(cls, owner="evaluate_run", **given):
+        """Raise for an option it does not take, naming ``owner``, it and the fix; the options."""
+        check_parameters(
+            owner,
+            missing_queries=given["missing_queries"],
+            max_docs=given["max_docs"],
+            judged_only=given["judged_only"],
+            trec_eval_version=given["trec_eval_version"],
+            judged_relevance_level=given["relevance_level"],
+            run_ties=given["ties"],
+        )
+        return cls(**given)
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
@@ -351,18 +354,18 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
     return join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
 
 
-def evaluate_joined(
-    joined, requests, *, ties, relevance_level, missing_queries, max_docs, judged_only,
-    trec_eval_version, spelling=PYTHON,
-):  # fmt: skip
+def evaluate_joined(joined, requests, options, spelling=PYTHON):
     """The per-query :class:`QueryResults` of a joined run.
 
-    The options are :func:`evaluate_run`'s, checked by :func:`check_options`.
+    ``options``: :func:`evaluate_run`'s, a checked :class:`RunOptions`.
     ``requests`` a :class:`~.._engine.spec.CurveRequests` (a metric@k
     curve): an iterator of each cutoff's :class:`QueryResults` (see
     :func:`~.._engine.run._curve.curve_results`). ``spelling`` names the
     options in warnings and errors (:data:`COMMAND`: ``rank-eval``'s flags).
     """
+    ties, relevance_level = options.ties, options.relevance_level
+    missing_queries, max_docs = options.missing_queries, options.max_docs
+    judged_only, trec_eval_version = options.judged_only, options.trec_eval_version
     curve = isinstance(requests, CurveRequests)
     query_ids, run_queries = joined.query_ids, joined.run_queries
     judged_queries, grades = joined.judged_queries, joined.grades
@@ -405,32 +408,27 @@ def evaluate_joined(
         queries = np.array([n_queries], dtype=np.int64)
 
     inputs = Inputs(labels, scores, queries)
-    options = Options(
+    engine_options = Options(
         gain=call_gain(requests, "linear"), relevance_level=relevance_level,
         ties="first" if ties == "trec_eval" else ties, trec_eval_version=trec_eval_version,
     )  # fmt: skip
     judgments = Judgments(judged_queries, grades, empty_queries, query_names=query_ids)
     if curve:
-        return map(query_results, curve_results(requests, inputs, options, judgments))
-    results = query_results(evaluate_judged(requests, inputs, options, judgments))
+        return map(query_results, curve_results(requests, inputs, engine_options, judgments))
+    results = query_results(evaluate_judged(requests, inputs, engine_options, judgments))
     codes = results.query_ids
     if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
         results = queries_taken(results, np.arange(codes.shape[0] - 1))
         codes = results.query_ids
     warn_left_out(results, query_names=query_ids[codes])
     if leftovers:
-        options = dict(
-            relevance_level=relevance_level, missing_queries=missing_queries,
-            judged_only=judged_only, trec_eval_version=trec_eval_version, spelling=spelling,
-        )  # fmt: skip
         results = _leftover_values(results, requests, n_ranked[codes], grades, judged_queries,
-                                   query_ids[codes], **options)  # fmt: skip
+                                   query_ids[codes], options, spelling)  # fmt: skip
     return results.with_query_ids(query_ids[codes])
 
 
 def _leftover_values(
-    results, requests, n_ranked, grades, judged_queries, query_names, *, relevance_level,
-    missing_queries, judged_only, trec_eval_version, spelling,
+    results, requests, n_ranked, grades, judged_queries, query_names, options, spelling
 ):  # fmt: skip
     """The values trec_eval takes from what its code leaves behind for an empty ranking.
 
@@ -448,6 +446,8 @@ def _leftover_values(
       parameterised ``rbp_resid_p=...`` keeps the placeholder's residual,
       ``p + (1 - p)`` (trec_eval.c).
     """
+    relevance_level, missing_queries = options.relevance_level, options.missing_queries
+    judged_only, trec_eval_version = options.judged_only, options.trec_eval_version
     empty = n_ranked == 0
     if not empty.any():
         return results

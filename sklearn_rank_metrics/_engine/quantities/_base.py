@@ -87,9 +87,12 @@ class LabelRange:
 # trec_eval's conventions for labels: a label >= 0 is judged; -1 is a
 # document not in the qrels, -2 one in them with a negative judgment ("in the
 # pool, unjudged"); relevant means label >= the relevance level.
-def label_range(evaluation, low, high):
-    """The :class:`LabelRange` of relevance levels ``[low, high)``, in the labels' precision."""
-    return LabelRange(*(evaluation.threshold(b) if math.isfinite(b) else b for b in (low, high)))
+def label_range(call, low, high):
+    """The :class:`LabelRange` of relevance levels ``[low, high)``, in the labels' precision.
+
+    ``call``: what knows the labels' precision (``threshold``): a chunk's work, or the evaluation.
+    """
+    return LabelRange(*(call.threshold(b) if math.isfinite(b) else b for b in (low, high)))
 
 
 @dataclass(frozen=True)
@@ -135,9 +138,9 @@ class PositivePart:
         return np.maximum(self.function(values), 0.0)
 
 
-def level_gain(evaluation, levels):
-    """The label function of the call's gain with the gains per level ``levels`` (may be empty)."""
-    return LevelGain(evaluation.gain, levels) if levels else LabelGain(evaluation.gain)
+def level_gain(gain, levels):
+    """The label function of the call's ``gain`` with the gains per level ``levels`` (may be empty)."""
+    return LevelGain(gain, levels) if levels else LabelGain(gain)
 
 
 @dataclass(frozen=True)

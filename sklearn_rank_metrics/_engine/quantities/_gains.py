@@ -48,7 +48,7 @@ class ExpectedGain(Quantity):
         if self.scaled:
             per_document = work.scaled_gains()
         else:
-            per_document = work.label_table(level_gain(work.evaluation, self.levels))
+            per_document = work.label_table(level_gain(work.gain_name, self.levels))
         with np.errstate(over="ignore", invalid="ignore"):
             block_gain, head = work.block_sum(self.k, per_document)
         return head, block_gain
@@ -75,7 +75,7 @@ class GeometricGain(Quantity):
         if self.graded:
             table = work.label_table(LabelGain("linear"))
         else:
-            table = work.label_table(label_range(work.evaluation, self.low, self.high))
+            table = work.label_table(label_range(work, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
         if self.graded:  # over the query's largest label where above 1 (see RankBiased)
             block_count = block_count / np.maximum(work.value(MaxLabel()), 1.0)[head.query]
@@ -141,7 +141,7 @@ class IdealGain(OrderFree):
     def _runs(self, work):
         """``(query, count, gain)`` of the runs of equal labels of the chunk's queries, best first."""
         run_query, run_code, run_count = label_runs(work.chunk)
-        return self._gains(work, work.evaluation, run_query, run_code, run_count, run_query)
+        return self._gains(work, work.gain_name, run_query, run_code, run_count, run_query)
 
     def _from_label_runs(self, evaluation, histogram, finish, join=np.concatenate):
         """``finish((query, count, gain), start, stop)`` of the histogram's runs, per block of queries."""
@@ -151,7 +151,7 @@ class IdealGain(OrderFree):
             run_query, run_code, run_count = histogram.label_runs(start, stop)
             parts.append(
                 finish(
-                    self._gains(evaluation, evaluation, run_query, run_code, run_count,
+                    self._gains(evaluation, evaluation.gain, run_query, run_code, run_count,
                                 run_query + start),
                     start,
                     stop,
@@ -159,14 +159,15 @@ class IdealGain(OrderFree):
             )
         return join(parts)
 
-    def _gains(self, source, evaluation, run_query, run_code, run_count, gains_query):
+    def _gains(self, source, gain, run_query, run_code, run_count, gains_query):
         """``(query, count, gain)`` of label runs, best first (gains per level: best gain first).
 
         ``source`` is the chunk's work or the evaluation (the histogram's
-        queries), ``gains_query`` the queries as ``source.gains_of`` numbers them.
+        queries), ``gain`` the call's gain, ``gains_query`` the queries as
+        ``source.gains_of`` numbers them.
         """
         if self.levels:
-            gains = source.label_table(level_gain(evaluation, self.levels)).values[run_code]
+            gains = source.label_table(level_gain(gain, self.levels)).values[run_code]
             return best_first(run_query, run_count, gains)
         return run_query, run_count, source.gains_of(run_code, gains_query, self.scaled)
 

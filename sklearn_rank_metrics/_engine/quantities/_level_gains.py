@@ -46,13 +46,10 @@ def ideal_runs(work, function):
     """
 
     def compute():
-        chunk = work.chunk
-        judged = work.evaluation.judged
-        if judged is not None:
-            chunk = type(chunk)(judged.rq, chunk.start, chunk.stop)
+        chunk = work.totals_chunk()
         query, code, count = label_runs(chunk)
         gain = chunk.label_table(function).values[code]
-        unlisted_gain = work.evaluation.unlisted_gain(function)
+        unlisted_gain = work.unlisted_gain(function)
         if unlisted_gain is not None:
             # A query of labels 0 and 1 with relevant documents outside its list
             # (n_relevant): R documents of label 1, listed or not. Every other
@@ -60,7 +57,7 @@ def ideal_runs(work, function):
             assumed = work.unlisted_of_label_one()
             kept = ~assumed[query]
             added = np.flatnonzero(assumed) if unlisted_gain > 0 else query[:0]
-            total = work.total_relevant(work.evaluation.relevance_level)
+            total = work.total_relevant(work.relevance_level)
             query = np.concatenate([query[kept], added])
             count = np.concatenate([count[kept], total[added].astype(np.int64)])
             gain = np.concatenate([gain[kept], np.full(added.shape[0], unlisted_gain)])
@@ -103,7 +100,7 @@ def _gain_classes(function):
 
 def _ranked_gains(work, levels, measure):
     """``(ranking, gains, ideal runs, ideal gain per position)`` of the whole lists of a chunk."""
-    function = level_gain(work.evaluation, levels)
+    function = level_gain(work.gain_name, levels)
     ranking = ranking_of(work, None, measure, _gain_classes(function))
     runs = ideal_runs(work, function)
     return ranking, function(ranking.labels), runs, ideal_at_rows(work, runs)
@@ -158,9 +155,8 @@ class RelevantNdcgMean(Quantity):
             positive = gains > 0
             at_ranked = ranking.per_query_sum(np.where(positive, dcg / ideal_dcg, 0.0))
             total_dcg = ranking.per_query_sum(gains * discounts)
-            source = work.evaluation.judged or work.evaluation
             full_ideal = ideal_gain(runs.query, runs.count, runs.gain, runs.total,
-                                    source.rq.discount_cumsum)  # fmt: skip
+                                    work.totals_discount_cumsum)  # fmt: skip
             missed = runs.total - ranking.per_query_sum(positive)
             value = at_ranked + missed * _positive_ratio(total_dcg, full_ideal)
             return np.where(value > 0, _positive_ratio(value, runs.total), 0.0)
@@ -185,11 +181,10 @@ class RNdcgMean(Quantity):
         # Overflowing gains: an error in the definition's finalize, which checks the values.
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             chunk = work.chunk
-            function = level_gain(work.evaluation, self.levels)
+            function = level_gain(work.gain_name, self.levels)
             runs = ideal_runs(work, function)
-            source = work.evaluation.judged or work.evaluation
             run_ends = runs.start + runs.count
-            cumulative = source.rq.discount_cumsum
+            cumulative = work.totals_discount_cumsum
             lengths = np.diff(np.append(runs.first, runs.query.shape[0]))  # runs per query
             through = discounts_through(run_ends, cumulative)
             before = discounts_through(runs.start, cumulative)

@@ -52,7 +52,7 @@ class CountInList(OrderFree):
     high: float
 
     def compute(self, work):
-        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        table = work.label_table(label_range(work, self.low, self.high))
         return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
 
     def from_histogram(self, evaluation, histogram):
@@ -92,12 +92,12 @@ class PositiveGain(OrderFree):
     levels: tuple = ()
 
     def compute(self, work):
-        table = work.label_table(PositivePart(level_gain(work.evaluation, self.levels)))
+        table = work.label_table(PositivePart(level_gain(work.gain_name, self.levels)))
         return work.chunk.per_query_sum(table.values.take(work.chunk.ranked_codes))
 
     def from_histogram(self, evaluation, histogram):
         # Infinite gains (an error in the definitions' finalize) times counts of 0: NaN.
         with np.errstate(invalid="ignore"):
             return histogram.count(
-                evaluation.label_table(PositivePart(level_gain(evaluation, self.levels)))
+                evaluation.label_table(PositivePart(level_gain(evaluation.gain, self.levels)))
             )

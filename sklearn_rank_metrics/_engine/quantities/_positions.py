@@ -160,7 +160,7 @@ class Counted(Quantity):
 
     def _block_count(self, work):
         """``(head, documents in the range per head block)`` of the head at ``k``."""
-        table = work.label_table(label_range(work.evaluation, self.low, self.high))
+        table = work.label_table(label_range(work, self.low, self.high))
         block_count, head = work.block_sum(self.k, table)
         return head, block_count
 

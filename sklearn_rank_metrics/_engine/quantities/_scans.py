@@ -167,7 +167,7 @@ class PreferenceSum(Quantity):
     level: float
 
     def compute(self, work):
-        threshold = work.evaluation.threshold(self.level)
+        threshold = work.threshold(self.level)
         ranking = ranking_of(work, None, "bpref", _preference_classes(threshold))
         relevant = ranking.labels >= threshold
         nonrelevant = (ranking.labels >= 0) & ~relevant
@@ -201,7 +201,7 @@ class InferredPrecisionSum(Quantity):
     level: float
 
     def compute(self, work):
-        threshold = work.evaluation.threshold(self.level)
+        threshold = work.threshold(self.level)
         ranking = ranking_of(work, None, "infAP", _judgment_classes(threshold))
         labels = ranking.labels
         relevant = labels >= threshold
@@ -227,7 +227,7 @@ class NonrelevantDiscountSum(Quantity):
     level: float
 
     def compute(self, work):
-        threshold = work.evaluation.threshold(self.level)
+        threshold = work.threshold(self.level)
         ranking = ranking_of(work, None, "binG", _relevant_classes(threshold))
         relevant = ranking.labels >= threshold
         above = ranking.position - ranking.count_before(relevant)
@@ -250,7 +250,7 @@ class InterpolatedPrecision(Quantity):
     legacy_cut: bool = False
 
     def compute(self, work):
-        threshold = work.evaluation.threshold(self.level)
+        threshold = work.threshold(self.level)
 
         def best_after():
             ranking = ranking_of(work, None, "iprec_at_recall", _relevant_classes(threshold))

@@ -61,13 +61,47 @@ def relevance_threshold(level, label_dtype, value_dtype=np.dtype(np.float64)):
 
 
 class ChunkWork:
-    """One chunk's computations, sharing heads, label tables, block sums and totals."""
+    """One chunk's computations, sharing heads, label tables, block sums and totals.
+
+    The quantities' one window onto the call: a kernel reads the chunk, the
+    values shared in it, and the few facts of the call below (thresholds,
+    the gain, the documents totals are taken over), never the evaluation.
+    """
 
     def __init__(self, chunk, evaluation):
         self.chunk = chunk
         self.evaluation = evaluation
+        self.gain_name = evaluation.gain
         self.gain = LabelGain(evaluation.gain)
         self._shared = {}
+
+    def threshold(self, level):
+        """``level`` in the labels' own precision (see :func:`relevance_threshold`)."""
+        return self.evaluation.threshold(level)
+
+    @property
+    def relevance_level(self):
+        """The call's relevance level."""
+        return self.evaluation.relevance_level
+
+    def unlisted_gain(self, function):
+        """The gain of a relevant document outside the lists (see :meth:`Evaluation.unlisted_gain`)."""
+        return self.evaluation.unlisted_gain(function)
+
+    def totals_chunk(self):
+        """This chunk's queries over the documents totals are taken over.
+
+        With judgments (a TREC run), their judged documents, retrieved or
+        not; otherwise the chunk itself.
+        """
+        judged = self.evaluation.judged
+        chunk = self.chunk
+        return chunk if judged is None else type(chunk)(judged.rq, chunk.start, chunk.stop)
+
+    @property
+    def totals_discount_cumsum(self):
+        """The cumulative discounts of the ranking totals are taken over."""
+        return (self.evaluation.judged or self.evaluation).rq.discount_cumsum
 
     def shared(self, key, compute):
         """``compute()`` once per chunk for each key (a tuple of names and values)."""

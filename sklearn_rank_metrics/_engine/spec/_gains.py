@@ -190,7 +190,7 @@ def _unlisted_gain(request, plan, run, levels):
     The error names the first query with such documents whose own labels
     are graded: each query is decided on its own labels.
     """
-    function = level_gain(plan, levels)
+    function = level_gain(plan.gain, levels)
     unknown = run.unknown_grades(function)
     if unknown.any():
         raise ValueError(

@@ -28,7 +28,7 @@ from sklearn_rank_metrics.trec import (  # noqa: E402
 )
 from sklearn_rank_metrics.trec._files import MAX_INFLATION, MIN_INFLATED_BYTES  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 QRELS = "".join(f"q{q} 0 d{q}-{d} {(q + d) % 3}\n" for q in range(20) for d in range(0, 40, 3))
 RUN = "".join(
     f"q{q} Q0 d{q}-{d} {d + 1} {100 - d}.5 run\n" for q in range(20) for d in range(30)

@@ -16,7 +16,7 @@ from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
 
-TUTORIALS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+TUTORIALS_DIR = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
 def descending(n):

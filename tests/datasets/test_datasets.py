@@ -13,7 +13,7 @@ from sklearn.datasets import load_svmlight_file
 from sklearn_rank_metrics.datasets import load_lambdarank_example, load_trec_example, make_ranking
 
 ORIGINAL_LAMBDARANK_DIR = (
-    Path(__file__).resolve().parents[2] / "shared" / "data" / "lightgbm-lambdarank"
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "lightgbm-lambdarank"
 )
 
 

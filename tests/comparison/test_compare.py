@@ -597,7 +597,7 @@ def test_plot_differences_without_matplotlib_names_the_extra(monkeypatch):
 
 
 # ------------------------------------------------------------ docs, example
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_docs_blocks_run_and_print_the_table_shown():

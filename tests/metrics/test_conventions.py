@@ -241,7 +241,7 @@ def test_spark_ranking_metrics(spark):
         for rank, item in enumerate(ranked)
     ]
     qid, item, score, label = (np.array(column) for column in zip(*rows))
-    # precision, recall and MAP with n_relevant: tests/test_spark.py. Here what
+    # precision, recall and MAP with n_relevant: tests/distributed/test_spark.py. Here what
     # only this page claims, one Spark job each: k beyond every list, empty sets.
     assert precision_at_k_score(label, score, qid=qid, k=20) == pytest.approx(
         mllib.precisionAt(20), rel=1e-12

@@ -301,7 +301,7 @@ def test_scorers_take_every_syntax():
 
 def test_name_table_of_the_docs():
     """Every name of docs/metrics.md's name table gives its row's definition."""
-    text = (Path(__file__).resolve().parents[1] / "docs" / "metrics.md").read_text("utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "metrics.md").read_text("utf-8")
     table = text.split("<!-- name table")[1].split("<!-- end of name table")[0]
     rows = [line.split("|")[1:-1] for line in table.splitlines()[3:]]
     assert len(rows) >= 30

@@ -73,7 +73,7 @@ def test_modules_stay_under_600_lines(module):
 def test_a_joined_run_is_read_by_field_name_and_left_as_it_is(tmp_path):
     pytest.importorskip("pandas")
     from sklearn_rank_metrics.metrics._evaluate import requests_for
-    from sklearn_rank_metrics.trec._evaluate import evaluate_joined, join_run
+    from sklearn_rank_metrics.trec._evaluate import RunOptions, evaluate_joined, join_run
     from sklearn_rank_metrics.trec._joined import JoinedRun
 
     assert dataclasses.is_dataclass(JoinedRun)
@@ -89,13 +89,13 @@ def test_a_joined_run_is_read_by_field_name_and_left_as_it_is(tmp_path):
     (tmp_path / "qrels.txt").write_text("".join(qrels_lines))
     joined = join_run(tmp_path / "qrels.txt", tmp_path / "run.txt", max_docs=10)
     labels = joined.labels.copy()
-    options = dict(ties="trec_eval", relevance_level=1, missing_queries="ignore",
-                   max_docs=10, judged_only=False, trec_eval_version="10")  # fmt: skip
+    options = RunOptions.checked(ties="trec_eval", relevance_level=1, missing_queries="ignore",
+                                 max_docs=10, judged_only=False, trec_eval_version="10")  # fmt: skip
     requests = requests_for(["map", "ndcg@5", "precision@3", "mrr"], "evaluate_run")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        first = evaluate_joined(joined, requests, **options)
-        again = evaluate_joined(joined, requests, **options)
+        first = evaluate_joined(joined, requests, options)
+        again = evaluate_joined(joined, requests, options)
     np.testing.assert_array_equal(joined.labels, labels)
     for measure in first.metrics:
         np.testing.assert_array_equal(again[measure], first[measure])

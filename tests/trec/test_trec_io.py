@@ -555,7 +555,7 @@ def test_write_replaces_the_file_whole_or_not_at_all(tmp_path):
 
 def _child_environment():
     """The environment of a child Python that imports this checkout of the package."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
 
 
