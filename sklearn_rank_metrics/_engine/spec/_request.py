@@ -53,7 +53,7 @@ class Request:
 class CurveRequests:
     """The requests of a metric@k curve, ``k = 1 .. k_max``, made once the curve's end is known.
 
-    The evaluation (with ``curve=k_max``) asks for those up to the cutoff
+    The curve run (``run/_curve.py``) asks for those up to the cutoff
     beyond which nothing but k itself changes, so that a huge ``k_max``
     over short lists costs what the lists cost, for every metric (the
     caller says so where a metric that divides by k would go on falling
