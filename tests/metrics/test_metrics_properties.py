@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -20,6 +20,8 @@ from _cases import (
 )
 from _cases import MEASURE_OPTIONS, SCANNED, SIGNED, aggregate_of
 from _reference import reference
+
+from sklearn_rank_metrics._engine.spec import METRICS
 
 TIES = ("average", "optimistic", "pessimistic", "first")
 
@@ -190,12 +192,18 @@ def test_bounds(data, call):
 
 @SETTINGS
 @given(data=flat_rankings(), call=metric_calls())
+# Lower is better: one relevant document tied with 27 others, fallout@1 0 when it comes first.
+@example(data=([0] * 27 + [1], [0] * 28, [0] * 28), call=("fallout", {"ties": "average", "k": 1}))
 def test_ties_optimistic_ge_average_ge_pessimistic(data, call):
     labels, scores, qid = data
     metric, kwargs = call
     modes = TIES[1:] if metric in SCANNED else TIES
+    # Optimistic ranks relevant documents first: the best value, the highest unless the
+    # metric is better when lower (fallout), whose values are compared negated.
+    sign = 1.0 if METRICS[metric].higher_is_better else -1.0
     values = {
-        ties: per_query(metric, labels, scores, qid, **dict(kwargs, ties=ties)) for ties in modes
+        ties: sign * per_query(metric, labels, scores, qid, **dict(kwargs, ties=ties))
+        for ties in modes
     }
     if metric in SCANNED:
         ok = ~np.isnan(values["first"])
