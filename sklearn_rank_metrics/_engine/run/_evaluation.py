@@ -288,7 +288,7 @@ class Evaluation:
         return scaled or (self.judged is not None and self.judged.needs_scaled_gains)
 
     def plan_context(self, requests):
-        """The :class:`~.spec.PlanContext` of this evaluation: its options and fixed facts.
+        """The :class:`~..spec.PlanContext` of this evaluation: its options and fixed facts.
 
         Whether gains are scaled is decided only where a request's plan reads it.
         """
@@ -410,7 +410,7 @@ class Evaluation:
     def unlisted_relevant(self):
         """Per query: whether ``n_relevant`` counts relevant documents the list does not hold.
 
-        Needs :meth:`~.spec.PlanContext.relevant_set_quantities` computed. All False
+        Needs :meth:`~..spec.PlanContext.relevant_set_quantities` computed. All False
         without ``n_relevant``.
         """
         if self.n_relevant is None:
