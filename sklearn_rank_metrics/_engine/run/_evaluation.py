@@ -25,9 +25,10 @@ from functools import cached_property
 import numpy as np
 
 from .. import quantities
+from .._options import exact_level
 from ..prepare._segments import QueryChunk, RankedValues
 from ..quantities import LabelGain, OrderFree, Relevance, exponential_parts, power_of_two
-from ..spec import PlanContext, exact_level
+from ..spec import PlanContext
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
