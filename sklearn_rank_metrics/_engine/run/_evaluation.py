@@ -71,23 +71,23 @@ class ChunkWork:
 
     def __init__(self, chunk, evaluation):
         self.chunk = chunk
-        self.evaluation = evaluation
+        self._evaluation = evaluation
         self.gain_name = evaluation.gain
         self.gain = LabelGain(evaluation.gain)
         self._shared = {}
 
     def threshold(self, level):
         """``level`` in the labels' own precision (see :func:`relevance_threshold`)."""
-        return self.evaluation.threshold(level)
+        return self._evaluation.threshold(level)
 
     @property
     def relevance_level(self):
         """The call's relevance level."""
-        return self.evaluation.relevance_level
+        return self._evaluation.relevance_level
 
     def unlisted_gain(self, function):
         """The gain of a relevant document outside the lists (see :meth:`Evaluation.unlisted_gain`)."""
-        return self.evaluation.unlisted_gain(function)
+        return self._evaluation.unlisted_gain(function)
 
     def totals_chunk(self):
         """This chunk's queries over the documents totals are taken over.
@@ -95,14 +95,14 @@ class ChunkWork:
         With judgments (a TREC run), their judged documents, retrieved or
         not; otherwise the chunk itself.
         """
-        judged = self.evaluation.judged
+        judged = self._evaluation.judged
         chunk = self.chunk
         return chunk if judged is None else type(chunk)(judged.rq, chunk.start, chunk.stop)
 
     @property
     def totals_discount_cumsum(self):
         """The cumulative discounts of the ranking totals are taken over."""
-        return (self.evaluation.judged or self.evaluation).rq.discount_cumsum
+        return (self._evaluation.judged or self._evaluation).rq.discount_cumsum
 
     def shared(self, key, compute):
         """``compute()`` once per chunk for each key (a tuple of names and values)."""
@@ -116,7 +116,7 @@ class ChunkWork:
 
     def cutoffs(self, k):
         """Cutoff per query of the chunk: ``k``, or the list length for ``k=None``."""
-        return self.evaluation.cutoffs(k)[self.chunk.start : self.chunk.stop]
+        return self._evaluation.cutoffs(k)[self.chunk.start : self.chunk.stop]
 
     def _head_key(self, k):
         """None when ``k`` covers every list of the chunk, so such heads are shared."""
@@ -133,7 +133,7 @@ class ChunkWork:
 
     def relevance(self, level):
         """The table of relevance (label >= ``level``, in the labels' precision)."""
-        return self.label_table(Relevance(self.evaluation.threshold(level)))
+        return self.label_table(Relevance(self._evaluation.threshold(level)))
 
     def block_sum(self, k, per_document):
         """``(sum of a LabelTable or RankedValues over each head block, head)``, shared."""
@@ -149,7 +149,7 @@ class ChunkWork:
         comparison of the ranked codes with the first relevant code.
         """
         key = self._head_key(k)
-        threshold = self.evaluation.threshold(level)
+        threshold = self._evaluation.threshold(level)
 
         def compute():
             head = self.head(key)
@@ -163,7 +163,7 @@ class ChunkWork:
 
     def value(self, quantity):
         """A quantity's values for this chunk's queries: known for the call, or computed here."""
-        known = self.evaluation.known_totals.get(quantity)
+        known = self._evaluation.known_totals.get(quantity)
         if known is not None:
             return known[self.chunk.start : self.chunk.stop]
         return self.shared(quantity, lambda: quantity.compute(self))
@@ -171,7 +171,7 @@ class ChunkWork:
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given."""
         in_list = self.value(quantities.RelevantInList(level))
-        given = self.evaluation.given_relevant(level)
+        given = self._evaluation.given_relevant(level)
         if given is None:
             return in_list
         given = given[self.chunk.start : self.chunk.stop]
@@ -182,7 +182,7 @@ class ChunkWork:
 
         See :meth:`Evaluation.unknown_grades`; needs ``n_relevant``.
         """
-        level = self.evaluation.relevance_level
+        level = self._evaluation.relevance_level
         in_list = self.value(quantities.RelevantInList(level))
         unlisted = self.total_relevant(level) > in_list
         return unlisted & (self.value(quantities.GradedInList()) == 0)
@@ -192,7 +192,7 @@ class ChunkWork:
         chunk = self.chunk
         return self.shared(
             "gain_exponents",
-            lambda: self.evaluation.gain_exponents(
+            lambda: self._evaluation.gain_exponents(
                 chunk.label_values[chunk.per_query_max(chunk.ranked_codes)], chunk.query_sizes
             ),
         )
@@ -202,7 +202,7 @@ class ChunkWork:
         if not scaled:
             return self.label_table(self.gain).values[codes]
         labels = self.chunk.label_values[codes]
-        return self.evaluation.scaled_gains(labels, self.gain_exponents()[queries])
+        return self._evaluation.scaled_gains(labels, self.gain_exponents()[queries])
 
     def scaled_gains(self):
         """Per-document gains in ranked order, scaled per query (see ``gain_exponents``)."""
