@@ -567,10 +567,3 @@ class QueryResults(Mapping):
                 parts[0].aggregate,
             )
         return cls(query_ids, metric_results, query_weights)
-
-
-def __getattr__(name):
-    """``UndefinedMetricWarning`` (scikit-learn's), imported from here on first use (PEP 562)."""
-    if name == "UndefinedMetricWarning":
-        return undefined_metric_warning()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
