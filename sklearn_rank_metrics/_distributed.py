@@ -42,8 +42,10 @@ from sklearn.exceptions import UndefinedMetricWarning
 from ._engine._options import Options
 from ._engine._warnings import warn_caller
 from ._engine.prepare._prepare import Inputs
+from ._engine.prepare._validation import plain
 from .metrics._evaluate import evaluate_requests, requests_for
 from .metrics._means import aggregated, aggregation_terms
+from .metrics._query_results import skipped_message
 
 WEIGHT, SKIPPED, UNDEFINED = "weight", "skipped", "undefined"
 # A query's weight is ``weight * 2**weight_exponent`` (see scaled_by_power_of_two).
@@ -167,16 +169,11 @@ def in_row_order(frame, plan, order):
         query = frame[plan.qid][repeated].iloc[0]
         value = keys[repeated].iloc[0]
         raise ValueError(
-            f"order_by={order!r} has the value {_plain(value)!r} on more than one row of "
-            f"query {_plain(query)!r}, so those rows have no order for ties=\"first\"; pass a "
+            f"order_by={order!r} has the value {plain(value)!r} on more than one row of "
+            f"query {plain(query)!r}, so those rows have no order for ties=\"first\"; pass a "
             "column whose values differ within each query."
         )
     return frame.sort_values(order, kind="stable")
-
-
-def _plain(value):
-    """A numpy scalar as the Python value it holds (for messages)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def evaluate_partition(frame, plan, n_threads, order=None):
@@ -303,11 +300,7 @@ def combine(partials, plan):
         skipped = int(partials[column(SKIPPED, name)].sum())
         undefined = int(partials[column(UNDEFINED, name)].sum())
         if skipped:
-            warn_caller(
-                f"{name}: {skipped} of {n_queries} queries have no relevant document and were "
-                "left out (no_relevant='skip'); their per-query value is NaN.",
-                UndefinedMetricWarning,
-            )
+            warn_caller(skipped_message(name, skipped, n_queries), UndefinedMetricWarning)
         if undefined:
             warn_caller(
                 f"{name}: {undefined} of {n_queries} queries are undefined and were left out "

@@ -11,7 +11,10 @@ import sklearn_rank_metrics as srm
 from sklearn_rank_metrics._engine.quantities import NormalizedGainSum
 from sklearn_rank_metrics._engine._params import PARAMETERS, check_parameters
 from sklearn_rank_metrics._engine._options import Options
+from sklearn_rank_metrics._engine.prepare import _labels, _segments
 from sklearn_rank_metrics._engine.prepare._prepare import Inputs
+from sklearn_rank_metrics._engine.quantities import _pair_counts
+from sklearn_rank_metrics._engine.run import _evaluation, _run
 from sklearn_rank_metrics._engine.run._curve import curve_results
 from sklearn_rank_metrics._engine.run._run import evaluate_plain
 from sklearn_rank_metrics._engine.spec import METRICS, Request
@@ -161,3 +164,20 @@ def shuffled_rows(qid, rng, ties):
     tie): there, one that keeps each query's rows in their order.
     """
     return interleaving(qid, rng) if ties == "first" else rng.permutation(len(qid))
+
+
+# The engine's alternative paths, each forced by the module attributes it sets (monkeypatch).
+PATHS = {
+    "histogram": {},
+    # The order-free totals (relevant counts, ideal DCG) from each chunk.
+    "chunk totals": {(_segments, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
+                     (_segments, "_SMALL_HISTOGRAM"): 0},
+    # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
+    "chunk label codes": {(_labels, "MAX_CODED_LABELS"): 1},
+    # Discordant pairs by radix partition instead of one count per label value.
+    "radix pairs": {(_pair_counts, "_MAX_VALUES_FOR_COUNTS"): 1},
+    # NDCG from gains divided per query by a power of two, as for huge labels.
+    "scaled gains": {(_evaluation, "_MAX_UNSCALED_GAIN_TOTAL"): 0.0},
+    # One query a chunk: results merged from many chunks, some with nothing to add.
+    "one query a chunk": {(_run, "chunk_rows"): lambda n_documents, n_threads: 1},
+}  # fmt: skip

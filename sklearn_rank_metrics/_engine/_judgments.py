@@ -55,7 +55,9 @@ class Judgments:
     query_names: np.ndarray | None = None
 
     def align(self, ranking):
-        """``(ranking, judged)``: both :class:`~._validation.RankingInput` on the same query codes.
+        """``(ranking, judged)``: both on the same query codes.
+
+        Both are :class:`~.prepare._validation.RankingInput`.
 
         Judged queries missing from the ranking are appended to its query ids
         (those of ``empty_queries``) or their judgments dropped. A ranked

@@ -27,7 +27,7 @@ class Options:
     ----------
     gain : {"linear", "exponential"}
         The gain of a label in the graded metrics (the call's, after the
-        measures' names had their say: see :func:`~._names.call_gain`).
+        measures' names had their say: see :func:`~.spec._names.call_gain`).
     relevance_level : int or float
         A document is relevant iff its label >= this (binary metrics).
     n_relevant : mapping or None

@@ -5,8 +5,6 @@ from scipy import stats
 
 from ._resampling import sign_flip_pvalues
 
-TESTS = ("permutation", "t", "bootstrap", "wilcoxon")
-
 
 def paired_pvalues(test, first, second, n_resamples, rng, bootstrap_test=None):
     """Two-sided p-values of the paired test ``test``, one per column.

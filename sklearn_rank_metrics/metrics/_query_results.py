@@ -64,6 +64,14 @@ def _queries(count):
     return f"{count} quer{'y' if count == 1 else 'ies'}"
 
 
+def skipped_message(shown, skipped, n_queries):
+    """What ``no_relevant="skip"`` left out of the metric ``shown``: ``skipped`` of ``n_queries``."""
+    return (
+        f"{shown}: {skipped} of {n_queries} queries have no relevant document and were "
+        "left out (no_relevant='skip'); their per-query value is NaN."
+    )
+
+
 def left_out_messages(results, *, label=None, query_names=None):
     """One message per metric of ``results`` for each kind of query left out of it.
 
@@ -78,10 +86,7 @@ def left_out_messages(results, *, label=None, query_names=None):
         shown, n_queries = name if label is None else label, results.n_queries
         skipped, undefined = int(result.skipped.sum()), int(result.undefined.sum())
         if skipped:
-            messages.append(
-                f"{shown}: {skipped} of {n_queries} queries have no relevant document and were "
-                "left out (no_relevant='skip'); their per-query value is NaN."
-            )
+            messages.append(skipped_message(shown, skipped, n_queries))
         if undefined and query_names is not None:
             ids = query_names[np.flatnonzero(result.undefined)[:5]]
             messages.append(
@@ -562,10 +567,3 @@ class QueryResults(Mapping):
                 parts[0].aggregate,
             )
         return cls(query_ids, metric_results, query_weights)
-
-
-def __getattr__(name):
-    """``UndefinedMetricWarning`` (scikit-learn's), imported from here on first use (PEP 562)."""
-    if name == "UndefinedMetricWarning":
-        return undefined_metric_warning()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,11 +16,18 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _cases import MEASURE_OPTIONS, SCANNED, VARIANT_IDS, VARIANTS, WHOLE_LIST, function_of
+from _cases import (
+    MEASURE_OPTIONS,
+    PATHS,
+    SCANNED,
+    VARIANT_IDS,
+    VARIANTS,
+    WHOLE_LIST,
+    function_of,
+)
 from _reference import random_case, rc_pairs, reference
-from sklearn_rank_metrics._engine.prepare import _labels, _segments
 from sklearn_rank_metrics._engine.quantities import _pair_counts
-from sklearn_rank_metrics._engine.run import _evaluation, _run
+from sklearn_rank_metrics._engine.run import _run
 from sklearn_rank_metrics._engine.spec import METRICS
 
 
@@ -114,22 +121,6 @@ def _quiet(function, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         return function(*args, **kwargs)
-
-
-PATHS = {
-    "histogram": {},
-    # The order-free totals (relevant counts, ideal DCG) from each chunk.
-    "chunk totals": {(_segments, "_ROWS_PER_HISTOGRAM_CELL"): 10**12,
-                     (_segments, "_SMALL_HISTOGRAM"): 0},
-    # Label codes made chunk by chunk, as for more distinct labels than a uint16 holds.
-    "chunk label codes": {(_labels, "MAX_CODED_LABELS"): 1},
-    # Discordant pairs by radix partition instead of one count per label value.
-    "radix pairs": {(_pair_counts, "_MAX_VALUES_FOR_COUNTS"): 1},
-    # NDCG from gains divided per query by a power of two, as for huge labels.
-    "scaled gains": {(_evaluation, "_MAX_UNSCALED_GAIN_TOTAL"): 0.0},
-    # One query a chunk: results merged from many chunks, some with nothing to add.
-    "one query a chunk": {(_run, "chunk_rows"): lambda n_documents, n_threads: 1},
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("path", list(PATHS))

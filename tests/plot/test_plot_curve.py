@@ -9,7 +9,7 @@ import pytest
 from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
-from _cases import _through_evaluate, evaluate_requests, function_of
+from _cases import PATHS, _through_evaluate, evaluate_requests, function_of
 from _reference import random_case, reference
 from sklearn_rank_metrics._engine._options import Options
 from sklearn_rank_metrics._engine.prepare._prepare import Inputs
@@ -18,7 +18,6 @@ from sklearn_rank_metrics._engine.spec import METRICS, CurveRequests, Request
 from sklearn_rank_metrics.metrics._query_results import query_results
 from sklearn_rank_metrics.plot import CURVE_METRICS, RankingCurveDisplay
 from sklearn_rank_metrics.plot._curve_values import FALLING_BEYOND_LISTS
-from test_metrics_exactness import PATHS
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")

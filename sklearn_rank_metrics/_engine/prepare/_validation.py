@@ -1,7 +1,7 @@
 """Validation of the data arguments: labels, scores, query ids, weights, ``n_relevant``.
 
 Options (``k``, ``ties``, ...) are checked against the declared table of
-:mod:`._params`; this module checks the arrays and returns them as a
+:mod:`.._params`; this module checks the arrays and returns them as a
 :class:`RankingInput`. Arrays keep their own numeric dtype: integer labels
 are not copied to floats, and integer scores are ranked by their exact
 integer value (a float64 copy would merge 2**53 + 1 with 2**53).
@@ -303,7 +303,7 @@ def check_ranking_input(
     Raises a ValueError or TypeError that names the argument and the fix.
     ``pool``, the call's threads, helps factorize large query ids.
     ``unjudged_labels`` admits the negative labels of unjudged documents
-    (see :mod:`._judgments`), which only the TREC evaluation builds.
+    (see :mod:`.._judgments`), which only the TREC evaluation builds.
     """
     _warn_unaligned(y_true=y_true, y_score=y_score, qid=qid, sample_weight=sample_weight)
     y_true, label_range = _numeric_array(as_array_like(y_true, "y_true"), "y_true")

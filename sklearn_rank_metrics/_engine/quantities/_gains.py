@@ -26,7 +26,7 @@ class ExpectedGain(Quantity):
     """Expected (discounted) cumulative gain of the top ``k`` (``k=None``: whole lists).
 
     ``scaled``: gains divided per query by a power of two where an unscaled
-    sum could overflow (see :meth:`~.._evaluation.ChunkWork.gain_exponents`).
+    sum could overflow (see :meth:`~..run._evaluation.ChunkWork.gain_exponents`).
     """
 
     k: int | None

@@ -25,9 +25,10 @@ from functools import cached_property
 import numpy as np
 
 from .. import quantities
+from .._options import exact_level
 from ..prepare._segments import QueryChunk, RankedValues
 from ..quantities import LabelGain, OrderFree, Relevance, exponential_parts, power_of_two
-from ..spec import PlanContext, exact_level
+from ..spec import PlanContext
 
 
 # A query's gains are scaled (by a power of two) where its unscaled DCG
@@ -70,23 +71,23 @@ class ChunkWork:
 
     def __init__(self, chunk, evaluation):
         self.chunk = chunk
-        self.evaluation = evaluation
+        self._evaluation = evaluation
         self.gain_name = evaluation.gain
         self.gain = LabelGain(evaluation.gain)
         self._shared = {}
 
     def threshold(self, level):
         """``level`` in the labels' own precision (see :func:`relevance_threshold`)."""
-        return self.evaluation.threshold(level)
+        return self._evaluation.threshold(level)
 
     @property
     def relevance_level(self):
         """The call's relevance level."""
-        return self.evaluation.relevance_level
+        return self._evaluation.relevance_level
 
     def unlisted_gain(self, function):
         """The gain of a relevant document outside the lists (see :meth:`Evaluation.unlisted_gain`)."""
-        return self.evaluation.unlisted_gain(function)
+        return self._evaluation.unlisted_gain(function)
 
     def totals_chunk(self):
         """This chunk's queries over the documents totals are taken over.
@@ -94,14 +95,14 @@ class ChunkWork:
         With judgments (a TREC run), their judged documents, retrieved or
         not; otherwise the chunk itself.
         """
-        judged = self.evaluation.judged
+        judged = self._evaluation.judged
         chunk = self.chunk
         return chunk if judged is None else type(chunk)(judged.rq, chunk.start, chunk.stop)
 
     @property
     def totals_discount_cumsum(self):
         """The cumulative discounts of the ranking totals are taken over."""
-        return (self.evaluation.judged or self.evaluation).rq.discount_cumsum
+        return (self._evaluation.judged or self._evaluation).rq.discount_cumsum
 
     def shared(self, key, compute):
         """``compute()`` once per chunk for each key (a tuple of names and values)."""
@@ -115,7 +116,7 @@ class ChunkWork:
 
     def cutoffs(self, k):
         """Cutoff per query of the chunk: ``k``, or the list length for ``k=None``."""
-        return self.evaluation.cutoffs(k)[self.chunk.start : self.chunk.stop]
+        return self._evaluation.cutoffs(k)[self.chunk.start : self.chunk.stop]
 
     def _head_key(self, k):
         """None when ``k`` covers every list of the chunk, so such heads are shared."""
@@ -132,7 +133,7 @@ class ChunkWork:
 
     def relevance(self, level):
         """The table of relevance (label >= ``level``, in the labels' precision)."""
-        return self.label_table(Relevance(self.evaluation.threshold(level)))
+        return self.label_table(Relevance(self._evaluation.threshold(level)))
 
     def block_sum(self, k, per_document):
         """``(sum of a LabelTable or RankedValues over each head block, head)``, shared."""
@@ -148,7 +149,7 @@ class ChunkWork:
         comparison of the ranked codes with the first relevant code.
         """
         key = self._head_key(k)
-        threshold = self.evaluation.threshold(level)
+        threshold = self._evaluation.threshold(level)
 
         def compute():
             head = self.head(key)
@@ -162,7 +163,7 @@ class ChunkWork:
 
     def value(self, quantity):
         """A quantity's values for this chunk's queries: known for the call, or computed here."""
-        known = self.evaluation.known_totals.get(quantity)
+        known = self._evaluation.known_totals.get(quantity)
         if known is not None:
             return known[self.chunk.start : self.chunk.stop]
         return self.shared(quantity, lambda: quantity.compute(self))
@@ -170,7 +171,7 @@ class ChunkWork:
     def total_relevant(self, level):
         """Relevant documents per query: in the list, or ``n_relevant`` where given."""
         in_list = self.value(quantities.RelevantInList(level))
-        given = self.evaluation.given_relevant(level)
+        given = self._evaluation.given_relevant(level)
         if given is None:
             return in_list
         given = given[self.chunk.start : self.chunk.stop]
@@ -181,7 +182,7 @@ class ChunkWork:
 
         See :meth:`Evaluation.unknown_grades`; needs ``n_relevant``.
         """
-        level = self.evaluation.relevance_level
+        level = self._evaluation.relevance_level
         in_list = self.value(quantities.RelevantInList(level))
         unlisted = self.total_relevant(level) > in_list
         return unlisted & (self.value(quantities.GradedInList()) == 0)
@@ -191,7 +192,7 @@ class ChunkWork:
         chunk = self.chunk
         return self.shared(
             "gain_exponents",
-            lambda: self.evaluation.gain_exponents(
+            lambda: self._evaluation.gain_exponents(
                 chunk.label_values[chunk.per_query_max(chunk.ranked_codes)], chunk.query_sizes
             ),
         )
@@ -201,7 +202,7 @@ class ChunkWork:
         if not scaled:
             return self.label_table(self.gain).values[codes]
         labels = self.chunk.label_values[codes]
-        return self.evaluation.scaled_gains(labels, self.gain_exponents()[queries])
+        return self._evaluation.scaled_gains(labels, self.gain_exponents()[queries])
 
     def scaled_gains(self):
         """Per-document gains in ranked order, scaled per query (see ``gain_exponents``)."""
@@ -288,7 +289,7 @@ class Evaluation:
         return scaled or (self.judged is not None and self.judged.needs_scaled_gains)
 
     def plan_context(self, requests):
-        """The :class:`~.spec.PlanContext` of this evaluation: its options and fixed facts.
+        """The :class:`~..spec.PlanContext` of this evaluation: its options and fixed facts.
 
         Whether gains are scaled is decided only where a request's plan reads it.
         """
@@ -410,7 +411,7 @@ class Evaluation:
     def unlisted_relevant(self):
         """Per query: whether ``n_relevant`` counts relevant documents the list does not hold.
 
-        Needs :meth:`~.spec.PlanContext.relevant_set_quantities` computed. All False
+        Needs :meth:`~..spec.PlanContext.relevant_set_quantities` computed. All False
         without ``n_relevant``.
         """
         if self.n_relevant is None:

@@ -45,7 +45,7 @@ def finalized(evaluation, request, needs, context, order=None):
     ``needs``: the quantities the request's plan asked for; ``context``: the
     plan's :class:`~..spec.PlanContext`. The one place the run layer asks a
     computation to finalize: it receives the values of what it needed, and
-    reads cutoffs and totals from the evaluation (a :class:`~..spec.RunView`).
+    reads cutoffs and totals from the evaluation (a :class:`~..spec._request.RunView`).
     """
     computation = request.definition.computation
     values = [evaluation.value(quantity) for quantity in needs]

@@ -24,7 +24,7 @@ from ._definition import (
     check_bounded,
 )
 from ._names import call_gain, name_requests, parse_name, parse_names, resolve_request
-from ._request import CurveRequests, PlanContext, Request, exact_level
+from ._request import CurveRequests, PlanContext, Request
 from ._table import ALIASES, METRICS
 
 __all__ = [
@@ -40,7 +40,6 @@ __all__ = [
     "Request",
     "call_gain",
     "check_bounded",
-    "exact_level",
     "name_requests",
     "parse_name",
     "parse_names",

@@ -137,7 +137,7 @@ def trec_key(measure, spec):
     return f"{measure.name}_{_raw(measure, spec)}"
 
 
-def expand_trec(measure, params, warn_left_out=None, printed=False):
+def expand_trec(measure, params, printed=False):
     """The specs of trec_eval's ``-m measure.params`` (``params`` None: its defaults).
 
     Each spec's name is its key (:func:`trec_key`), or with ``printed`` the
@@ -145,7 +145,7 @@ def expand_trec(measure, params, warn_left_out=None, printed=False):
     (cutoffs sorted, duplicates dropped).
     """
     if not printed:
-        specs = expand_trec(measure, params, warn_left_out, printed=True)
+        specs = expand_trec(measure, params, printed=True)
         return [replace(spec, name=trec_key(measure, spec)) for spec in specs]
     if measure.params in ("cutoffs", "levels"):
         if params is None:

@@ -84,7 +84,7 @@ class PlanContext:
     gain : {"linear", "exponential"}
         The call's gain.
     relevance_level : int or float
-        The call's relevance level (exact: see :func:`exact_level`).
+        The call's relevance level (exact: see :func:`~.._options.exact_level`).
     n_relevant_given : bool
         Whether ``n_relevant`` gives totals of relevant documents.
     judged_top : float or None
