@@ -490,7 +490,7 @@ def compare(
         alpha=alpha,
     )  # fmt: skip
     options = Options.checked(
-        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
+        "compare", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant,
         ties=ties, no_relevant=no_relevant,
     )  # fmt: skip
     requests = requests_for(metrics)

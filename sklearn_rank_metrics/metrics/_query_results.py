@@ -96,10 +96,10 @@ def left_out_messages(results, *, label=None, query_names=None):
                 "is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out)."
             )
         elif undefined:
+            reason = f" ({result.undefined_reason})" if result.undefined_reason else ""
             messages.append(
-                f"{shown}: {undefined} of {n_queries} queries are undefined "
-                f"({result.undefined_reason}) and were left out of the mean; their per-query "
-                "value is NaN."
+                f"{shown}: {undefined} of {n_queries} queries are undefined{reason} and were "
+                "left out of the mean; their per-query value is NaN."
             )
     return messages
 

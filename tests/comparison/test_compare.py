@@ -630,3 +630,10 @@ def test_compare_models_example(tmp_path, capsys):
     import matplotlib.pyplot as plt
 
     plt.close("all")  # the example leaves its two figures open for the docs' gallery
+
+
+def test_compare_names_itself_in_the_errors_of_the_metric_options():
+    y_true, qid = [1, 0, 1, 0], [1, 1, 2, 2]
+    scores = {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.4, 0.3, 0.2, 0.1]}
+    with pytest.raises(ValueError, match=r"^compare: ties='random' is not valid"):
+        compare(y_true, scores, qid=qid, ties="random")
