@@ -11,7 +11,7 @@ from .._engine.run._curve import curve_results
 from .._engine.spec import CurveRequests
 from ..metrics._query_results import query_results
 from ..model_selection._response import ranking_scores
-from ..trec._evaluate import RunOptions, evaluate_joined, evaluate_run, join_run
+from ..trec._evaluate import RunOptions, curve_of_joined, evaluate_run, join_run
 from ._curve_values import (
     CURVE_METRICS,
     _check_curve,
@@ -417,7 +417,7 @@ class RankingCurveDisplay:
         if name is None and joined.run_name:
             name = joined.run_name
 
-        per_cutoff = evaluate_joined(joined, curve, options)
+        per_cutoff = curve_of_joined(joined, curve, options, owner)
         example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
         return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
 

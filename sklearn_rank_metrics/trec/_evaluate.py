@@ -29,7 +29,7 @@ from .._engine.prepare._validation import plain
 from .._engine.quantities import rounded_half_away
 from .._engine.run._curve import curve_results
 from .._engine.run._judged import evaluate_judged
-from .._engine.spec import CurveRequests, call_gain
+from .._engine.spec import call_gain
 from ..metrics._evaluate import requests_for
 from ..metrics._means import trec_means
 from ..metrics._query_results import queries_taken, query_results, values_replaced, warn_left_out
@@ -354,77 +354,115 @@ def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
     return join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
 
 
-def evaluate_joined(joined, requests, options, spelling=PYTHON):
-    """The per-query :class:`QueryResults` of a joined run.
+@dataclass(frozen=True)
+class JudgedRanking:
+    """A joined run as the judged run's input: its rows in trec_eval's order, with their judgments.
 
-    ``options``: :func:`evaluate_run`'s, a checked :class:`RunOptions`.
-    ``requests`` a :class:`~.._engine.spec.CurveRequests` (a metric@k
-    curve): an iterator of each cutoff's :class:`QueryResults` (see
-    :func:`~.._engine.run._curve.curve_results`). ``spelling`` names the
-    options in warnings and errors (:data:`COMMAND`: ``rank-eval``'s flags).
+    ``n_ranked``: each query's documents evaluated, where an empty ranking
+    leaves values behind (``judged_only``, ``missing_queries="zero"``), else
+    None. ``placeholder``: no document is left in any query, and the engine
+    ranks one unjudged document of a query of no one's (code ``n_queries``),
+    which the results leave out.
     """
-    ties, relevance_level = options.ties, options.relevance_level
-    missing_queries, max_docs = options.missing_queries, options.max_docs
-    judged_only, trec_eval_version = options.judged_only, options.trec_eval_version
-    curve = isinstance(requests, CurveRequests)
+
+    inputs: Inputs
+    judgments: Judgments
+    n_ranked: np.ndarray | None
+    placeholder: bool
+
+    def engine_options(self, requests, options):
+        """The engine's :class:`Options` of these requests under the run's ``options``."""
+        return Options(
+            gain=call_gain(requests, "linear"), relevance_level=options.relevance_level,
+            ties="first" if options.ties == "trec_eval" else options.ties,
+            trec_eval_version=options.trec_eval_version,
+        )  # fmt: skip
+
+
+def judged_ranking(joined, options, spelling=PYTHON):
+    """The :class:`JudgedRanking` of a joined run under ``options`` (a checked :class:`RunOptions`).
+
+    ``spelling`` names the options in warnings and errors (:data:`COMMAND`:
+    ``rank-eval``'s flags).
+    """
     query_ids, run_queries = joined.query_ids, joined.run_queries
-    judged_queries, grades = joined.judged_queries, joined.grades
     n_queries = query_ids.shape[0]
-    judged = _present(judged_queries, n_queries)
+    judged = _present(joined.judged_queries, n_queries)
     # The queries of the run with judgments, and the run rows evaluated, in
     # the order ranked (None: all of them, as they are).
-    ranked, rows = _judged_query_rows(
-        run_queries, judged, query_ids, missing_queries == "zero", spelling
-    )
+    zero = options.missing_queries == "zero"
+    ranked, rows = _judged_query_rows(run_queries, judged, query_ids, zero, spelling)
     rows, labels, scores = trec_eval_ranking(
-        joined, rows, ties=ties, max_docs=max_docs, trec_eval_version=trec_eval_version
-    )
+        joined, rows, ties=options.ties, max_docs=options.max_docs,
+        trec_eval_version=options.trec_eval_version,
+    )  # fmt: skip
     # Queries evaluated whatever is left of their ranking: every judged query
     # under -c; otherwise those the run has (-J may leave them empty, as trec_eval).
-    if missing_queries == "zero":
+    if zero:
         empty_queries = judged
     else:
         empty_queries = ranked
         _warn_unranked(judged, ranked, query_ids, spelling)
-    if judged_only:
+    if options.judged_only:
         rows = within(rows, np.flatnonzero(take(labels, rows) >= 0))
     labels, scores, queries = take(labels, rows), take(scores, rows), take(run_queries, rows)
-    # Each query's documents evaluated, where an empty ranking may leave values behind.
-    leftovers = not curve and (judged_only or missing_queries == "zero")
-    n_ranked = np.bincount(queries, minlength=n_queries) if leftovers else None
-    if not queries.shape[0]:
+    n_ranked = None
+    if options.judged_only or zero:
+        n_ranked = np.bincount(queries, minlength=n_queries)
+    placeholder = not queries.shape[0]
+    if placeholder:
         # No document left in any query (-J, -M 0, or -c with no run query judged):
-        # every query is an empty ranking. The engine ranks one unjudged document
-        # of a query of no one's, left out of the results.
-        if curve:
-            # A curve's reduced means cannot leave that query out again.
-            raise ValueError(
-                "RankingCurveDisplay.from_run: no document of the run is left to rank "
-                "(max_docs, judged_only or "
-                "missing_queries='zero' with no run query judged): a curve of empty "
-                "rankings has no points; evaluate_run gives their values"
-            )
+        # every query is an empty ranking.
         labels, scores = np.array([NOT_JUDGED]), np.zeros(1)
         queries = np.array([n_queries], dtype=np.int64)
+    judgments = Judgments(joined.judged_queries, joined.grades, empty_queries, query_names=query_ids)
+    return JudgedRanking(Inputs(labels, scores, queries), judgments, n_ranked, placeholder)
 
-    inputs = Inputs(labels, scores, queries)
-    engine_options = Options(
-        gain=call_gain(requests, "linear"), relevance_level=relevance_level,
-        ties="first" if ties == "trec_eval" else ties, trec_eval_version=trec_eval_version,
-    )  # fmt: skip
-    judgments = Judgments(judged_queries, grades, empty_queries, query_names=query_ids)
-    if curve:
-        return map(query_results, curve_results(requests, inputs, engine_options, judgments))
-    results = query_results(evaluate_judged(requests, inputs, engine_options, judgments))
-    codes = results.query_ids
-    if codes.shape[0] and codes[-1] == n_queries:  # the placeholder query
+
+def evaluate_joined(joined, requests, options, spelling=PYTHON):
+    """The per-query :class:`QueryResults` of a joined run.
+
+    ``options``: :func:`evaluate_run`'s, a checked :class:`RunOptions`;
+    ``spelling`` names the options in warnings and errors (:data:`COMMAND`:
+    ``rank-eval``'s flags). The judged run of the engine
+    (:func:`~.._engine.run._judged.evaluate_judged`), then trec_eval's values
+    of empty rankings (:func:`_leftover_values`).
+    """
+    ranking = judged_ranking(joined, options, spelling)
+    engine_options = ranking.engine_options(requests, options)
+    results = query_results(
+        evaluate_judged(requests, ranking.inputs, engine_options, ranking.judgments)
+    )
+    query_ids, codes = joined.query_ids, results.query_ids
+    if ranking.placeholder:
         results = queries_taken(results, np.arange(codes.shape[0] - 1))
         codes = results.query_ids
     warn_left_out(results, query_names=query_ids[codes])
-    if leftovers:
-        results = _leftover_values(results, requests, n_ranked[codes], grades, judged_queries,
-                                   query_ids[codes], options, spelling)  # fmt: skip
+    if ranking.n_ranked is not None:
+        results = _leftover_values(results, requests, ranking.n_ranked[codes], joined.grades,
+                                   joined.judged_queries, query_ids[codes], options,
+                                   spelling)  # fmt: skip
     return results.with_query_ids(query_ids[codes])
+
+
+def curve_of_joined(joined, curve, options, owner):
+    """Each cutoff's :class:`QueryResults` of a metric@k curve of a joined run, in order.
+
+    ``curve``: a :class:`~.._engine.spec.CurveRequests`; the curve run over
+    the judged run (:func:`~.._engine.run._curve.curve_results`). ``owner``
+    names the caller in errors.
+    """
+    ranking = judged_ranking(joined, options)
+    if ranking.placeholder:
+        # A curve's reduced means cannot leave the placeholder query out again.
+        raise ValueError(
+            f"{owner}: no document of the run is left to rank (max_docs, judged_only or "
+            "missing_queries='zero' with no run query judged): a curve of empty rankings has "
+            "no points; evaluate_run gives their values"
+        )
+    engine_options = ranking.engine_options(curve, options)
+    per_cutoff = curve_results(curve, ranking.inputs, engine_options, ranking.judgments)
+    return map(query_results, per_cutoff)
 
 
 def _leftover_values(
