@@ -410,8 +410,8 @@ _DEFINITIONS = (
         "binary",
         RankBiased(residual=False),
         parameters=(PERSISTENCE, RBP_GAINS),
-        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9; 0.8 in "
-        "ir_measures' `RBP`, as ir_measures), `rel_i` 1 for a relevant document; trec_eval's "
+        formula="`(1 - p) sum_{i <= k} rel_i p^(i - 1)` (option `p`, default 0.9, ir_measures' "
+        "`RBP` 0.8), `rel_i` 1 for a relevant document; trec_eval's "
         "`rbp` (`-m rbp` in rank-eval, `rbp_p=0.9` in `evaluate_run`): `rel_i` the grade over "
         "the query's largest judged grade where that is above 1, whatever the relevance level",
         matches="ir_measures `RBP(rel=level)`; trec_eval 10 `rbp` under its names",
@@ -439,8 +439,8 @@ _DEFINITIONS = (
         Fallout(),
         aliases=("fall_out",),
         higher_is_better=False,
-        formula="non-relevant documents (label < level) in the top `k` over all non-relevant "
-        "ones `N` (a run's: judged, retrieved or not); 1 where `N = 0`. Lower is better",
+        formula="non-relevant documents (label < level) in the top `k` over all `N` of them; "
+        "1 where `N = 0`; lower is better",
         matches="torchmetrics `RetrievalFallOut`",
     ),
     MetricDefinition(
