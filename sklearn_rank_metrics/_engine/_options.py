@@ -41,6 +41,9 @@ class Options:
         in place of ``ties``.
     trec_eval_version : {"10", "9"}
         Whose conventions apply where trec_eval's versions differ.
+    leakage : {"raise", "exclude"}
+        What a pair both labelled and excluded means: an error, or a label
+        dropped (with a warning).
     """
 
     gain: str = "linear"
@@ -50,6 +53,7 @@ class Options:
     no_relevant: str = "zero"
     ignore_ties: bool = False
     trec_eval_version: str = "10"
+    leakage: str = "raise"
 
     __hash__ = None  # n_relevant may be a dict
 

@@ -129,10 +129,12 @@ def level(fix, doc):
 
 PARAMETERS = {
     "y_true": data(
-        "array-like of shape (n_documents,) or (n_queries, n_documents_per_query)",
+        "array-like of shape (n_documents,) or (n_queries, n_documents_per_query), or "
+        "scipy.sparse matrix",
         "True relevance labels, >= 0 (binary or graded; fractional grades are fine). 1-D: "
         "one label per document, queries given by ``qid``. 2-D: one query per row, as "
-        "scikit-learn's ranking metrics take them.",
+        "scikit-learn's ranking metrics take them; 2-D may be a scipy.sparse matrix or "
+        "array (a recommender's held-out interactions: implicit zeros are not relevant).",
     ),
     "y_score": data(
         "array-like of the same shape as y_true",
@@ -148,6 +150,21 @@ PARAMETERS = {
         "array-like",
         "Weights of the queries in the mean: one per row for 2-D input; for 1-D input one "
         "per document, equal within each query. Ignored with ``average=None``.",
+    ),
+    "exclude": data(
+        "scipy.sparse matrix or boolean array of shape (n_queries, n_items)",
+        "Pairs left out of each query's ranking (a recommender's training interactions): "
+        "a stored non-zero or True cell removes that item from that row's ranking; it is "
+        "neither ranked, nor relevant, nor counted in R. Only with 2-D input. None ranks "
+        "every item.",
+    ),
+    "leakage": options(
+        "raise", "exclude",
+        fix="'raise' refuses a pair both labelled in y_true and excluded (train/test "
+        "leakage); 'exclude' drops such pairs from y_true with a warning counting them.",
+        doc="A pair both labelled in ``y_true`` (label > 0) and in ``exclude`` is an error "
+        "that counts them (``\"raise\"``), or is dropped from ``y_true`` with a warning "
+        "that counts them (``\"exclude\"``).",
     ),
     "k": Parameter(
         "a positive int (at most 2**63 - 1) or None",

@@ -8,6 +8,7 @@ from .._engine.prepare._prepare import Inputs
 from .._engine.run._run import evaluate_plain
 from .._engine.spec import call_gain, name_requests
 from ._query_results import query_results, warn_left_out
+from ._score_matrix import evaluate_score_matrix, is_score_matrix
 
 DEFAULT_METRICS = ("ndcg@10", "map@100", "mrr@10", "recall@100")
 
@@ -40,6 +41,8 @@ def evaluate_requests(requests, inputs, options):
     what was left out (:func:`warn_left_out`), once.
     """
     options = replace(options, gain=call_gain(requests, options.gain))
+    if is_score_matrix(inputs):
+        return query_results(evaluate_score_matrix(requests, inputs, options))
     return query_results(evaluate_plain(requests, inputs, options))
 
 
@@ -58,11 +61,13 @@ def evaluate(
     *,
     metrics=DEFAULT_METRICS,
     qid=None,
+    exclude=None,
     gain="linear",
     relevance_level=1,
     n_relevant=None,
     ties="average",
     no_relevant="zero",
+    leakage="raise",
     sample_weight=None,
     average="mean",
 ):
@@ -157,9 +162,10 @@ def evaluate(
     """
     options = Options.checked(
         "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
-        no_relevant=no_relevant, average=average,
+        no_relevant=no_relevant, leakage=leakage, average=average,
     )  # fmt: skip
     requests = requests_for(metrics)
-    results = evaluate_requests(requests, Inputs(y_true, y_score, qid, sample_weight), options)
+    inputs = Inputs(y_true, y_score, qid, sample_weight, exclude)
+    results = evaluate_requests(requests, inputs, options)
     warn_left_out(results)
     return results.mean() if average == "mean" else results

@@ -21,12 +21,17 @@ from ._validation import RankingInput, check_n_relevant, check_ranking_input
 
 @dataclass(frozen=True)
 class Inputs:
-    """The data arguments of a call, as given: labels, scores, query ids, weights."""
+    """The data arguments of a call, as given: labels, scores, query ids, weights, excluded pairs.
+
+    ``exclude``: a (queries x items) mask of pairs left out of the rankings
+    of a 2-D input (a recommender's training interactions), or None.
+    """
 
     y_true: object
     y_score: object
     qid: object = None
     sample_weight: object = None
+    exclude: object = None
 
     def size(self):
         """About how many values ``y_score`` holds, to decide on threads before validating it.
@@ -118,10 +123,21 @@ def prepare(inputs, options, pool=None, *, judged=False, query_names=None):
     )  # fmt: skip
     if query_names is not None:
         data = replace(data, query_names=query_names)
+    return prepare_input(data, options, pool, raw_scores=inputs.y_score)
+
+
+def prepare_input(data, options, pool=None, *, raw_scores=None):
+    """:func:`prepare` of input validated already (a :class:`RankingInput`): a :class:`Prepared`.
+
+    A front-end that builds the rows itself (a strip of a score matrix, see
+    :mod:`._top_k`) starts here. ``raw_scores``: the scores as the caller
+    gave them, which ``ignore_ties`` ranks as scikit-learn does (None: the
+    validated ones).
+    """
     n_relevant = check_n_relevant(options.n_relevant, data.query_ids)
     ties = options.ties
     if options.ignore_ties:
-        scores = argsort_scores(inputs.y_score, data)
+        scores = argsort_scores(data.y_score if raw_scores is None else raw_scores, data)
         data = replace(data, y_score=scores, score_range=(1, int(scores.max())))
         ties = "first"
     return Prepared(data, start_sort(data, ties, pool), ties, n_relevant)

@@ -172,7 +172,7 @@ def _exactly(values, array, name, ranks_only):
     )
 
 
-def _numeric_array(values, name, ranks_only=False):
+def numeric_array(values, name, ranks_only=False):
     """``(array, (min, max))``: a 1-D or 2-D numeric array, finite; booleans as uint8.
 
     Integers keep their own dtype. Numbers float64 would round (integers
@@ -252,6 +252,13 @@ def _check_some_positive(query_weights):
     return query_weights
 
 
+def row_weights(sample_weight, n_rows):
+    """The weights of a 2-D input's queries (rows), checked; None where not given."""
+    if sample_weight is None:
+        return None
+    return _check_some_positive(_weights(sample_weight, n_rows, "row"))
+
+
 def _weights_per_query(doc_weights, query_codes, n_queries):
     """One weight per query from per-document weights that must agree within a query."""
     low = np.full(n_queries, np.inf)
@@ -306,8 +313,8 @@ def check_ranking_input(
     (see :mod:`.._judgments`), which only the TREC evaluation builds.
     """
     _warn_unaligned(y_true=y_true, y_score=y_score, qid=qid, sample_weight=sample_weight)
-    y_true, label_range = _numeric_array(as_array_like(y_true, "y_true"), "y_true")
-    y_score, score_range = _numeric_array(
+    y_true, label_range = numeric_array(as_array_like(y_true, "y_true"), "y_true")
+    y_score, score_range = numeric_array(
         as_array_like(y_score, "y_score"), "y_score", ranks_only=True
     )
     if y_true.shape != y_score.shape:
@@ -337,9 +344,7 @@ def check_ranking_input(
         n_queries, n_docs = y_true.shape
         query_ids = np.arange(n_queries)
         query_codes = np.repeat(np.arange(n_queries, dtype=code_dtype(n_queries)), n_docs)
-        query_weights = None
-        if sample_weight is not None:
-            query_weights = _check_some_positive(_weights(sample_weight, n_queries, "row"))
+        query_weights = row_weights(sample_weight, n_queries)
         return RankingInput(
             y_true.ravel(), y_score.ravel(), query_codes, query_ids, query_weights, True,
             score_range, label_range,

@@ -79,3 +79,37 @@ def finish(query_values, no_relevant, order=None, aggregate="mean"):
     return MetricResult(
         values, skipped, undefined, query_values.undefined_reason, pool_weights, aggregate
     )
+
+
+def _joined(parts):
+    """One array of the arrays ``parts`` (None where they are None)."""
+    return None if parts[0] is None else np.concatenate(parts)
+
+
+def concatenated(results):
+    """One :class:`RunResults` of runs on consecutive queries (strips of a matrix), in order.
+
+    Each query's values are its own (they never depend on the other queries
+    of a run), so the runs' values are those one run of every query gives.
+    """
+    if len(results) == 1:
+        return results[0]
+    metrics = {}
+    for name, first in results[0].metrics.items():
+        parts = [result.metrics[name] for result in results]
+        reasons = [part.undefined_reason for part in parts if part.undefined_reason]
+        values = np.concatenate([part.values for part in parts])
+        values.flags.writeable = False
+        metrics[name] = MetricResult(
+            values,
+            np.concatenate([part.skipped for part in parts]),
+            np.concatenate([part.undefined for part in parts]),
+            reasons[0] if reasons else None,
+            _joined([part.pool_weights for part in parts]),
+            first.aggregate,
+        )
+    return RunResults(
+        np.concatenate([result.query_ids for result in results]),
+        metrics,
+        _joined([result.query_weights for result in results]),
+    )

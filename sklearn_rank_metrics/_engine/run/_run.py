@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._threads import call_threads
-from ..prepare._prepare import prepare
+from ..prepare._prepare import prepare, prepare_input
 from ._evaluation import Evaluation
 from ._finalize import RunResults, finalized
 from ._plan import Plan, check_requests
@@ -53,11 +53,21 @@ class Call:
 
 @contextmanager
 def call(inputs, options, judgments=None):
-    """The :class:`Call` of ``inputs`` (prepared on the call's threads, which it holds)."""
-    n_documents = inputs.size()
+    """The :class:`Call` of ``inputs`` (prepared on the call's threads, which it holds).
+
+    ``inputs``: the caller's :class:`~..prepare._prepare.Inputs`, or a
+    validated :class:`~..prepare._validation.RankingInput` (a front-end's rows).
+    """
+    validated = not hasattr(inputs, "size")
+    n_documents = inputs.y_score.shape[0] if validated else inputs.size()
     with call_threads(n_documents) as (pool, n_threads):
-        names = None if judgments is None else judgments.query_names
-        prepared = prepare(inputs, options, pool, judged=judgments is not None, query_names=names)
+        if validated:
+            prepared = prepare_input(inputs, options, pool)
+        else:
+            names = None if judgments is None else judgments.query_names
+            prepared = prepare(
+                inputs, options, pool, judged=judgments is not None, query_names=names
+            )
         yield Call(prepared, options, pool, chunk_rows(n_documents, n_threads))
 
 
@@ -117,9 +127,10 @@ def run(evaluation, requests):
 def evaluate_plain(requests, inputs, options):
     """Every request on one prepared ranking of ``inputs``: a :class:`RunResults`.
 
-    ``inputs``: :class:`~..prepare._prepare.Inputs`; ``options``: the
-    call's :class:`~.._options.Options`, already checked against the
-    parameter table (the data are validated here).
+    ``inputs``: :class:`~..prepare._prepare.Inputs` (validated here), or a
+    :class:`~..prepare._validation.RankingInput` a front-end built;
+    ``options``: the call's :class:`~.._options.Options`, already checked
+    against the parameter table.
     """
     check_requests(requests, options)
     with call(inputs, options) as this:

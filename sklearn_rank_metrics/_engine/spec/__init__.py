@@ -10,7 +10,9 @@
 - the names, in three syntaxes: :mod:`._package_names`,
   :mod:`._ir_measures`, :mod:`._trec_names` (trec_eval's measure table, its
   print order and its sets), and the entry :mod:`._names`
-  (:func:`parse_names`, :func:`name_requests`, suggestions).
+  (:func:`parse_names`, :func:`name_requests`, suggestions);
+- :mod:`._heads`: which measures a selection of each query's top ``k``
+  answers (:func:`head_cutoff`).
 
 It imports the quantities it names (``..quantities``) and nothing of the run.
 """
@@ -23,6 +25,7 @@ from ._definition import (
     QueryValues,
     check_bounded,
 )
+from ._heads import head_cutoff, reads_head_only
 from ._names import call_gain, name_requests, parse_name, parse_names, resolve_request
 from ._request import CurveRequests, PlanContext, Request
 from ._table import ALIASES, METRICS
@@ -40,8 +43,10 @@ __all__ = [
     "Request",
     "call_gain",
     "check_bounded",
+    "head_cutoff",
     "name_requests",
     "parse_name",
     "parse_names",
+    "reads_head_only",
     "resolve_request",
 ]

@@ -1,0 +1,166 @@
+"""Score strips -> the rows a cut ranking needs: exact top-k selection, ties at the cut included.
+
+A metric cut at ``k`` reads only the documents ranked in the top ``k`` and
+two totals that do not depend on the order (how many relevant documents,
+the ideal gains). So a query x item score matrix need not be sorted, nor
+even held whole: for a *strip* of queries (rows), :func:`head_cells`
+selects each row's top ``k`` with one ``argpartition`` (linear time, not a
+sort) and completes the block of items tied with the ``k``-th score, so
+that the engine sees the tie block at the cut whole: its size and its
+relevant items are what ``ties="average"`` needs, and both come from the
+same pass. :func:`strip_input` then adds each query's labelled items that
+rank below its head (they carry R and the ideal DCG, and their own scores,
+which are lower) and makes the strip a flat :class:`RankingInput` that the
+engine evaluates as it would the whole matrix, query for query bit for bit.
+
+Excluded cells (a recommender's training interactions) are set to ``-inf``
+in the strip, which is the caller's own copy, and never selected.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._arrays import code_dtype
+from ._validation import RankingInput, plain
+
+# A strip holds at most this many scores (and argpartition as many indices):
+# a bounded working set whatever the catalogue, a few hundred MB at most.
+STRIP_SCORES = 1 << 24
+
+
+def strip_rows(n_items):
+    """How many queries a strip of ``n_items`` scores each holds (at least one)."""
+    return max(1, STRIP_SCORES // max(int(n_items), 1))
+
+
+@dataclass(frozen=True)
+class Heads:
+    """The selected cells of one strip, sorted by row and then column.
+
+    ``rows`` are local to the strip. ``valid`` counts the items of each row
+    that were not excluded (the ranked list's length).
+    """
+
+    rows: np.ndarray
+    columns: np.ndarray
+    valid: np.ndarray
+
+
+def _finite_or_raise(values, first_row, rows, owner):
+    """Raise, naming the query, where a selected score is NaN or infinite."""
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = int(rows[np.argmax(bad)]) if rows is not None else int(np.argmax(bad.any(axis=1)))
+        raise ValueError(
+            f"{owner}: the scores of query (row) {plain(first_row + row)} include NaN or "
+            "infinite values (an overflow of the similarity, or NaN in the vectors); make "
+            "them finite."
+        )
+
+
+def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
+    """Each row's top ``k`` cells with the whole tie block at the cut: :class:`Heads`.
+
+    ``scores``: a (rows, n_items) float strip, ``-inf`` at excluded cells
+    (``n_excluded`` per row; None: none). ``k`` None: every cell not
+    excluded. A row's head holds every cell whose score is at least its
+    ``k``-th largest, so a tie block straddling position ``k`` is there
+    entirely; only the rows where it does pay for a comparison of the whole
+    row. ``first_row`` numbers the queries in errors.
+    """
+    n_rows, n_items = scores.shape
+    valid = np.full(n_rows, n_items, dtype=np.int64)
+    if n_excluded is not None:
+        valid -= n_excluded
+    if k is None or k >= n_items:
+        keep = scores > -np.inf if n_excluded is not None else np.ones(scores.shape, bool)
+        rows, columns = np.nonzero(keep)
+        _finite_or_raise(scores[rows, columns], first_row, rows, owner)
+        return Heads(rows, columns, valid)
+    # Ascending partition: the top k at the end, the (k+1)-th largest just before.
+    part = np.argpartition(scores, n_items - k - 1, axis=1)
+    top = part[:, n_items - k :]
+    top_values = np.take_along_axis(scores, top, axis=1)
+    next_value = scores[np.arange(n_rows), part[:, n_items - k - 1]]
+    del part
+    short = valid <= k  # fewer items left than k: the whole (unexcluded) row
+    checked = top_values[~short]
+    _finite_or_raise(checked, first_row, np.flatnonzero(~short).repeat(k), owner)
+    kth = top_values.min(axis=1)
+    whole = short | (next_value == kth)  # short rows, and ties straddling the cut
+    plain_rows = np.flatnonzero(~whole)
+    columns = np.sort(top[plain_rows], axis=1).ravel()
+    rows = np.repeat(plain_rows, k)
+    if whole.any():
+        tied = np.flatnonzero(whole)
+        block = scores[tied]
+        keep = (block >= kth[tied, None]) & (block > -np.inf)
+        tied_rows, tied_columns = np.nonzero(keep)
+        _finite_or_raise(block[tied_rows, tied_columns], first_row, tied[tied_rows], owner)
+        rows = np.concatenate([rows, tied[tied_rows]])
+        columns = np.concatenate([columns, tied_columns])
+        order = np.argsort(rows, kind="stable")  # each part is sorted by row, then column
+        rows, columns = rows[order], columns[order]
+    return Heads(rows, columns, valid)
+
+
+def merged_keys(head_keys, label_keys):
+    """The sorted union of two sorted int64 key arrays (a merge: a stable sort of two runs)."""
+    keys = np.sort(np.concatenate([head_keys, label_keys]), kind="stable")
+    if keys.shape[0] > 1:
+        keys = keys[np.append(True, keys[1:] != keys[:-1])]
+    return keys
+
+
+@dataclass(frozen=True)
+class StripRows:
+    """One strip's flat rows: query (local row), score and label of every kept cell."""
+
+    queries: np.ndarray
+    scores: np.ndarray
+    labels: np.ndarray
+
+
+def strip_input(rows, first_row, n_queries, query_weights=None):
+    """The :class:`RankingInput` of a strip's :class:`StripRows` (queries ``first_row ..``).
+
+    A query the strip leaves without a row (every item excluded) gets one
+    document of label 0, so that it has its value (that of a query without
+    a relevant document) like every other.
+    """
+    counts = np.bincount(rows.queries, minlength=n_queries)
+    empty = np.flatnonzero(counts == 0)
+    queries, scores, labels = rows.queries, rows.scores, rows.labels
+    if empty.shape[0]:
+        queries = np.concatenate([queries, empty])
+        low = scores.min() if scores.shape[0] else 0
+        scores = np.concatenate([scores, np.full(empty.shape[0], low, dtype=scores.dtype)])
+        labels = np.concatenate([labels, np.zeros(empty.shape[0], dtype=labels.dtype)])
+    return RankingInput(
+        y_true=labels,
+        y_score=scores,
+        query_codes=queries.astype(code_dtype(n_queries)),
+        query_ids=np.arange(first_row, first_row + n_queries),
+        query_weights=query_weights,
+        rows_are_queries=False,
+        score_range=(scores.min(), scores.max()),
+        label_range=(labels.min(), labels.max()),
+    )
+
+
+def scored_strip_rows(scores, heads, labels, first_row):
+    """:class:`StripRows` of a score strip: its heads and, below them, its labelled items.
+
+    ``labels``: the :class:`~._sparse.Pairs` of y_true (excluded cells
+    already dropped). Labelled items outside a head keep their own (lower)
+    scores, so they rank below it as in the whole matrix; every row keeps
+    the input order of the matrix (by column), which ``ties="first"`` reads.
+    """
+    n_rows, n_items = scores.shape
+    head_keys = (heads.rows.astype(np.int64) + first_row) * n_items + heads.columns
+    start, end = labels.row_bounds(first_row, first_row + n_rows)
+    keys = merged_keys(head_keys, labels.keys[start:end])
+    local = keys // n_items - first_row
+    columns = keys % n_items
+    return StripRows(local, scores[local, columns], labels.lookup(keys, 0))
