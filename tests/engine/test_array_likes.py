@@ -128,12 +128,13 @@ def test_a_masked_array_that_hides_nothing_is_its_data():
 
 
 @pytest.mark.parametrize("make", [sp.csr_matrix, sp.csr_array, sp.coo_matrix])
-def test_sparse_labels_say_sparse_and_toarray(make):
+def test_sparse_labels_are_the_dense_ones_and_sparse_scores_say_toarray(make):
     y_true = make(Y_TRUE.reshape(2, -1))
-    message = r"y_true is a scipy.sparse \w+: sparse y_true is not supported yet.*toarray\(\)"
+    dense = Y_TRUE.reshape(2, -1)
+    scores = Y_SCORE.reshape(2, -1)
+    assert evaluate(y_true, scores, metrics=METRICS) == evaluate(dense, scores, metrics=METRICS)
+    message = r"y_score is a scipy.sparse \w+: only y_true .*toarray\(\)"
     with pytest.raises(TypeError, match=message):
-        ndcg_score(y_true, Y_SCORE.reshape(2, -1))
+        evaluate(dense, make(scores), metrics=METRICS)
     with pytest.raises(TypeError, match=message):
-        evaluate(y_true, Y_SCORE.reshape(2, -1), metrics=METRICS)
-    with pytest.raises(TypeError, match=message):
-        compare(y_true, {"a": Y_SCORE.reshape(2, -1), "b": -Y_SCORE.reshape(2, -1)})
+        compare(dense, {"a": make(scores), "b": -scores})

@@ -111,8 +111,8 @@ def as_array_like(values, name):
     """
     if type(values).__module__.startswith("scipy.sparse"):
         raise TypeError(
-            f"{name} is a scipy.sparse {type(values).__name__}: sparse {name} is not "
-            f"supported yet. Pass it dense: {name}.toarray()."
+            f"{name} is a scipy.sparse {type(values).__name__}: only y_true (2-D, one query "
+            f"per row) and exclude may be sparse. Pass {name} dense: {name}.toarray()."
         )
     if isinstance(values, np.ma.MaskedArray):
         if np.ma.getmaskarray(values).any():
