@@ -3,8 +3,9 @@
 The public names come from the sub-packages: :mod:`sklearn_rank_metrics.metrics`
 (the metric functions, ``evaluate`` and ``QueryResults``),
 :mod:`sklearn_rank_metrics.model_selection` (splitters, scorers and
-``QueryRanker``), :mod:`sklearn_rank_metrics.comparison` (paired tests
-between models) and :mod:`sklearn_rank_metrics.plot` (metric@k curves,
+``QueryRanker``), :mod:`sklearn_rank_metrics.retrieval` (recommender and
+dense-retrieval evaluation: top-k lists, query and item vectors),
+:mod:`sklearn_rank_metrics.comparison` (paired tests between models) and :mod:`sklearn_rank_metrics.plot` (metric@k curves,
 ``RankingCurveDisplay``; drawing needs matplotlib), plus the configuration
 functions. The sub-packages
 :mod:`sklearn_rank_metrics.trec` (TREC run and qrels files),
@@ -34,12 +35,13 @@ _SOURCES = {
         "SplitQueryWarning", "make_rank_scorer", "make_rank_scorers",
     ),
     ".comparison": ("ComparisonResults", "compare", "compare_results"),
+    ".retrieval": ("evaluate_retrieval", "evaluate_top_k"),
     ".plot": ("RankingCurveDisplay",),
     "._engine._threads": ("config_context", "get_config", "set_config"),
 }  # fmt: skip
 _MODULE_OF = {name: module for module, names in _SOURCES.items() for name in names}
 # The sub-packages reachable as attributes, as after ``from . import ...``.
-_SUBPACKAGES = ("comparison", "metrics", "model_selection", "plot", "trec")
+_SUBPACKAGES = ("comparison", "metrics", "model_selection", "plot", "retrieval", "trec")
 
 __all__ = sorted(_MODULE_OF)
 

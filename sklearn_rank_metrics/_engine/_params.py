@@ -304,6 +304,24 @@ PARAMETERS = {
         is_valid=lambda n: n is None or n >= 1 or n == -1,
     ),
     # The curve display's options.
+    "similarity": options(
+        "dot", "cosine",
+        fix="'dot' scores a pair by the dot product of its vectors (factor models, "
+        "embeddings trained with it); 'cosine' by their cosine.",
+    ),
+    "return_top_k": Parameter(
+        "a positive int or None",
+        "return_top_k=100 also returns each query's top 100 items and scores.",
+        has_type=lambda k: k is None or _is_int(k),
+        is_valid=lambda k: k is None or 1 <= k <= MAX_CUTOFF,
+    ),
+    "batch_size": Parameter(
+        "a positive int or None",
+        "batch_size=1024 scores 1024 queries at a time; None sizes the blocks by the "
+        "number of items.",
+        has_type=lambda size: size is None or _is_int(size),
+        is_valid=lambda size: size is None or size >= 1,
+    ),
     "k_max": Parameter(
         "a positive int, the largest cutoff of the curve",
         "k_max=20 draws k = 1 .. 20.",

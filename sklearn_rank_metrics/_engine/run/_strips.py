@@ -54,18 +54,21 @@ def evaluate_strips(requests, matrix, strips, options, *, owner="evaluate", on_h
 
     ``matrix``: a :class:`MatrixLabels`. ``strips`` yields ``(first_row,
     scores)``: consecutive blocks of rows covering the matrix, each a float
-    array the strip may write (the caller's copy). ``on_heads(first_row,
-    scores, heads)``, where given, sees each strip's selection (to return
-    the top items). ``owner`` names the caller in errors.
+    array the strip may write (the caller's copy). ``on_heads``, where
+    given, is ``(k, see)``: each strip's heads cover at least the top ``k``
+    and ``see(first_row, scores, heads)`` sees them (to return the top
+    items). ``owner`` names the caller in errors.
     """
     k = head_cutoff(requests)
+    if on_heads is not None:
+        k = None if k is None else max(k, on_heads[0])
     parts = []
     for first_row, scores in strips:
         n_rows = scores.shape[0]
         n_excluded = mask_excluded(scores, matrix.excluded, first_row)
         heads = head_cells(scores, k, n_excluded, first_row=first_row, owner=owner)
         if on_heads is not None:
-            on_heads(first_row, scores, heads)
+            on_heads[1](first_row, scores, heads)
         rows = scored_strip_rows(scores, heads, matrix.labels, first_row)
         weights = matrix.query_weights
         if weights is not None:

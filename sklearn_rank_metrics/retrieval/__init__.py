@@ -1,0 +1,16 @@
+"""Recommender and dense-retrieval evaluation: top-k lists, and query and item vectors.
+
+- :func:`evaluate_top_k`: top-k lists of item ids against a (sparse) label
+  matrix holding every relevant item;
+- :func:`evaluate_retrieval`: query and item vectors (user and item factors,
+  or embeddings), each query's top items selected exactly, block by block.
+
+Both exclude pairs (training interactions) and are exact under tied scores
+at the cut; a sparse ``y_true`` with a dense score matrix goes to
+:func:`~sklearn_rank_metrics.evaluate` itself.
+"""
+
+from ._top_k import evaluate_top_k
+from ._vectors import evaluate_retrieval
+
+__all__ = ["evaluate_retrieval", "evaluate_top_k"]

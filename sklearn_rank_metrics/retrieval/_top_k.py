@@ -1,0 +1,268 @@
+"""``evaluate_top_k``: metrics of top-k lists of item ids against a (sparse) label matrix."""
+
+import numpy as np
+
+from .._engine._params import document_parameters
+from .._engine.prepare._arrays import code_dtype
+from .._engine.prepare._sparse import drop_leakage, excluded_pairs, label_pairs
+from .._engine.prepare._validation import RankingInput, numeric_array, plain, row_weights
+from .._engine.run._run import evaluate_plain
+from ..metrics._query_results import query_results, warn_left_out
+from ..metrics._score_matrix import warn_leakage
+from ._requests import DEFAULT_METRICS, list_options, list_requests
+
+# Scores of the rows a list does not hold: below every listed item (which
+# ranks from 2 up), the positions a short list leaves empty (1) and, below
+# them, the labelled items the list missed (0).
+_EMPTY_POSITION, _MISSED = 1, 0
+
+
+def _integer_items(top_items, n_items):
+    """``top_items`` as a 2-D int64 array, checked: ids in ``[0, n_items)``, -1 padding at the end."""
+    array = np.asarray(top_items)
+    if array.ndim != 2:
+        raise ValueError(
+            f"top_items must be 2-D, one row of item ids per query, got shape {array.shape}."
+        )
+    if array.dtype.kind not in "iu":
+        raise TypeError(
+            f"top_items must hold integer item ids (column indices of y_true, -1 for "
+            f"padding), got dtype {array.dtype}; convert it, e.g. top_items.astype(int)."
+        )
+    items = array.astype(np.int64)
+    bad = (items < -1) | (items >= n_items)
+    if bad.any():
+        row, column = np.argwhere(bad)[0]
+        raise ValueError(
+            f"top_items of query (row) {plain(row)} holds item {plain(items[row, column])}, "
+            f"outside the {n_items} columns of y_true (ids 0 to {n_items - 1}, -1 for padding)."
+        )
+    padded = items < 0
+    reopened = padded[:, :-1] & ~padded[:, 1:]
+    if reopened.any():
+        row = int(np.argmax(reopened.any(axis=1)))
+        raise ValueError(
+            f"top_items of query (row) {row} has an item after a -1: -1 pads the end of a "
+            "shorter list only; move its items to the front."
+        )
+    return items
+
+
+def _check_distinct(items, valid):
+    """Raise, naming the query and the item, where a list holds an item twice."""
+    ordered = np.sort(np.where(valid, items, -1), axis=1)
+    twice = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
+    if twice.any():
+        row, column = np.argwhere(twice)[0]
+        raise ValueError(
+            f"top_items of query (row) {plain(row)} lists item {plain(ordered[row, column])} "
+            "twice; each item may appear once per list."
+        )
+
+
+def _list_ranks(top_scores, items, valid):
+    """Scores that rank each list as ``top_scores`` do (ties kept), or by position without them.
+
+    Only the order and the ties matter to the engine: dense ranks of the
+    scores (from 2 up, below the empty positions and the missed items).
+    """
+    n_rows, width = items.shape
+    if top_scores is None:
+        return np.broadcast_to(np.arange(width + 1, 1, -1, dtype=np.int64), items.shape)
+    scores = np.asarray(top_scores)
+    if scores.shape != items.shape:
+        raise ValueError(
+            f"top_scores must have the shape of top_items {items.shape}, got {scores.shape}."
+        )
+    listed, _ = numeric_array(np.where(valid, scores, 0), "top_scores", ranks_only=True)
+    rising = (listed[:, 1:] > listed[:, :-1]) & valid[:, 1:]
+    if rising.any():
+        row, column = np.argwhere(rising)[0]
+        raise ValueError(
+            f"top_scores of query (row) {plain(row)} rise from {plain(listed[row, column])} to "
+            f"{plain(listed[row, column + 1])} at position {column + 2}: each row must be "
+            "non-increasing, in the order of top_items (sort both by score first)."
+        )
+    ranks = np.unique(listed[valid], return_inverse=True)[1].astype(np.int64) + 2
+    out = np.zeros(items.shape, dtype=np.int64)
+    out[valid] = ranks
+    return out
+
+
+def _head_positions(ranks, valid, k):
+    """The list positions a cut at ``k`` reads: the top ``k`` and the rest of the tie block at k."""
+    width = ranks.shape[1]
+    if k >= width:
+        return valid
+    kth = ranks[:, k - 1 : k]
+    return valid & ((np.arange(width) < k) | (ranks == kth))
+
+
+def list_input(items, ranks, keep, labels, k, query_weights):
+    """The flat :class:`RankingInput` of the lists: per query its kept items, empty positions, missed labels.
+
+    Rows come grouped by query and ranked (the engine finds them so and
+    does not sort): the listed items in list order, as many empty
+    positions (label 0) as a list shorter than ``k`` lacks, then the
+    labelled items the list does not hold, from which R and the ideal DCG
+    are counted like those of the items it does.
+    """
+    n_rows, n_items = items.shape[0], labels.n_items
+    rows, positions = np.nonzero(keep)
+    listed_keys = rows * n_items + items[rows, positions]
+    missed = ~np.isin(labels.keys, listed_keys)
+    missed_rows = labels.keys[missed] // n_items
+    n_listed = np.bincount(rows, minlength=n_rows)
+    n_empty = np.maximum(k - n_listed, 0)
+    n_missed = np.bincount(missed_rows, minlength=n_rows)
+    query_rows = np.concatenate([rows, np.repeat(np.arange(n_rows), n_empty), missed_rows])
+    scores = np.concatenate([
+        ranks[rows, positions],
+        np.full(int(n_empty.sum()), _EMPTY_POSITION, dtype=np.int64),
+        np.full(missed_rows.shape[0], _MISSED, dtype=np.int64),
+    ])  # fmt: skip
+    values = np.concatenate([
+        labels.lookup(listed_keys, 0),
+        np.zeros(int(n_empty.sum()), dtype=labels.values.dtype),
+        labels.values[missed],
+    ])  # fmt: skip
+    order = np.argsort(query_rows, kind="stable")  # each query: listed, empty, missed
+    query_rows, scores, values = query_rows[order], scores[order], values[order]
+    del n_missed
+    return RankingInput(
+        y_true=values,
+        y_score=scores,
+        query_codes=query_rows.astype(code_dtype(n_rows)),
+        query_ids=np.arange(n_rows),
+        query_weights=query_weights,
+        rows_are_queries=False,
+        score_range=(int(scores.min()), int(scores.max())),
+        label_range=(values.min(), values.max()),
+    )
+
+
+@document_parameters()
+def evaluate_top_k(
+    y_true,
+    top_items,
+    *,
+    top_scores=None,
+    exclude=None,
+    metrics=DEFAULT_METRICS,
+    gain="linear",
+    relevance_level=1,
+    ties="average",
+    no_relevant="zero",
+    leakage="raise",
+    sample_weight=None,
+    average="mean",
+):
+    r"""Evaluate top-k lists of item ids against every relevant item of each query.
+
+    A recommender's (or a retriever's) output is, per query (user), the
+    ids of its top ``L`` items. Each measure ``name@k`` (``k <= L``) reads
+    the first ``k`` items of a list; the relevant items, R and the ideal
+    DCG come from ``y_true``, which holds every relevant item, listed or not:
+
+    .. math::
+
+        \mathrm{recall@k} = \frac{|\{\text{relevant items in the top } k\}|}{R},
+        \qquad
+        \mathrm{NDCG@k} = \frac{\mathrm{DCG@k}}{\mathrm{DCG@k} \text{ of the ideal list}}
+
+    and likewise for every measure cut at ``k`` that ``evaluate`` computes
+    (ndcg, dcg, cg, mrr, map, gm_map, precision, recall, f1, recall_cap,
+    hit_rate, hit_rate_item, err, rbp). The value of each query is what
+    ``evaluate`` gives for the flat ranking of its listed items followed by
+    its unlisted ones.
+
+    Parameters
+    ----------
+    y_true : scipy.sparse matrix or array-like of shape (n_queries, n_items)
+        Labels of every (query, item) pair, >= 0; implicit zeros are not
+        relevant. Columns are the item ids ``top_items`` holds.
+    top_items : array-like of int, shape (n_queries, L)
+        Each query's top items, best first, as column indices of
+        ``y_true``; a list shorter than ``L`` is padded with -1 at its end.
+        An item listed twice, an id outside ``[0, n_items)`` or an excluded
+        item raises, naming the query.
+    top_scores : array-like of shape (n_queries, L), default=None
+        The scores of the listed items, non-increasing along each row (an
+        error otherwise): equal scores are tied and ranked by ``ties``.
+        None: list order is the rank, without ties.
+    exclude : scipy.sparse matrix or boolean array of shape (n_queries, n_items), default=None
+        Pairs that are neither relevant nor allowed in a list (a
+        recommender's training interactions). A listed excluded item raises.
+    metrics : str or sequence of str, default=("ndcg@10", "map@10", "mrr@10", "recall@10")
+        Measures cut at ``k <= L``, as ``evaluate`` names them (``"ndcg@10"``,
+        ``"nDCG@10"``, ``"ndcg_cut_10"``).
+
+    Returns
+    -------
+    results : dict or QueryResults
+        ``{name: mean}``, or per query with ``average=None`` (query ids are
+        the row numbers).
+
+    See Also
+    --------
+    evaluate_retrieval : The top items selected from query and item vectors.
+    evaluate : The same measures from a full score matrix.
+
+    Notes
+    -----
+    Positions a short list leaves empty count as non-relevant: P@k divides
+    by ``k``, and a relevant item the list does not hold is never ranked
+    within ``k``. The tie block at the cut is what ``top_scores`` say; a
+    list cut inside a block of tied scores cannot tell the items beyond it.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing Information Retrieval
+       Performance Measures Efficiently in the Presence of Tied Scores",
+       ECIR 2008.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from scipy.sparse import csr_array
+    >>> from sklearn_rank_metrics import evaluate_top_k
+    >>> y_true = csr_array(np.array([[0, 1, 0, 1, 0], [1, 0, 0, 0, 0]]))
+    >>> top_items = [[3, 2, 0], [4, 2, -1]]
+    >>> evaluate_top_k(y_true, top_items, metrics=["recall@3", "mrr@3"])
+    {'recall@3': 0.25, 'mrr@3': 0.5}
+    """
+    options = list_options(
+        "evaluate_top_k", gain=gain, relevance_level=relevance_level, ties=ties,
+        no_relevant=no_relevant, leakage=leakage, average=average,
+    )  # fmt: skip
+    labels = label_pairs(y_true)
+    n_rows, n_items = labels.shape
+    items = _integer_items(top_items, n_items)
+    if items.shape[0] != n_rows:
+        raise ValueError(
+            f"top_items has {items.shape[0]} rows but y_true has {n_rows}: one list per query."
+        )
+    requests = list_requests(metrics, "evaluate_top_k", width=items.shape[1])
+    valid = items >= 0
+    _check_distinct(items, valid)
+    excluded = None if exclude is None else excluded_pairs(exclude, labels.shape)
+    if excluded is not None:
+        rows, positions = np.nonzero(valid)
+        listed = excluded.contains(rows * n_items + items[rows, positions])
+        if listed.any():
+            row, item = plain(rows[listed][0]), plain(items[rows[listed][0], positions[listed][0]])
+            raise ValueError(
+                f"top_items of query (row) {row} lists item {item}, which exclude marks for "
+                f"that query ({int(listed.sum())} listed excluded pair(s) in all); remove "
+                "excluded items from the lists before evaluating them."
+            )
+    labels, n_dropped = drop_leakage(labels, excluded, options.leakage)
+    warn_leakage(n_dropped)
+    k = max(request.k for request in requests)
+    ranks = _list_ranks(top_scores, items, valid)
+    keep = _head_positions(ranks, valid, k)
+    weights = row_weights(sample_weight, n_rows)
+    data = list_input(items, ranks, keep, labels, k, weights)
+    results = query_results(evaluate_plain(requests, data, options))
+    warn_left_out(results)
+    return results.mean() if average == "mean" else results
