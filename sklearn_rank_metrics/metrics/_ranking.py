@@ -9,10 +9,10 @@ entries the functions share; a docstring writes only the entries whose
 meaning is its own. Conventions follow trec_eval and scikit-learn unless an
 option says otherwise; ``docs/metrics.md`` lists them side by side.
 
-Shared keyword parameters come in one order everywhere: ``k``, ``qid``, then
-the options specific to a function (``gain``, ``level``, ``method``), then
-``relevance_level``, ``n_relevant``, ``ties``, ``no_relevant``,
-``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
+Shared keyword parameters come in one order everywhere: ``k``, ``qid``,
+``exclude``, then the options specific to a function (``gain``, ``level``,
+``method``), then ``relevance_level``, ``n_relevant``, ``ties``,
+``no_relevant``, ``leakage``, ``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
 ``gain`` and its ``ignore_ties`` follows ``ties``.
 """
 
@@ -36,7 +36,7 @@ score : float or ndarray of shape (n_queries,)
 
 # Data arguments, validated with the arrays; every other keyword is an
 # option checked against the parameter table.
-_DATA_ARGUMENTS = ("qid", "sample_weight")
+_DATA_ARGUMENTS = ("qid", "sample_weight", "exclude")
 
 
 def _definition(function, options):
@@ -82,7 +82,9 @@ def _score(function, y_true, y_score, *, average, **options):
     check_options(function, dict(options, average=average))
     definition = _definition(function, options)
     request = Request(function, definition, options.get("k"))
-    inputs = Inputs(y_true, y_score, options.get("qid"), options.get("sample_weight"))
+    inputs = Inputs(
+        y_true, y_score, options.get("qid"), options.get("sample_weight"), options.get("exclude")
+    )
     results = evaluate_requests([request], inputs, Options.of(options))
     warn_left_out(results)
     return results.mean(function) if average == "mean" else np.array(results[function])
@@ -126,11 +128,13 @@ def dcg_score(
     *,
     k=None,
     qid=None,
+    exclude=None,
     gain="linear",
     log_base=2,
     ties="average",
     ignore_ties=False,
     no_relevant="zero",
+    leakage="raise",
     sample_weight=None,
     average="mean",
 ):
@@ -237,10 +241,12 @@ def ndcg_score(
     *,
     k=None,
     qid=None,
+    exclude=None,
     gain="linear",
     ties="average",
     ignore_ties=False,
     no_relevant="zero",
+    leakage="raise",
     sample_weight=None,
     average="mean",
 ):
@@ -317,9 +323,11 @@ def cg_score(
     *,
     k=None,
     qid=None,
+    exclude=None,
     gain="linear",
     ties="average",
     no_relevant="zero",
+    leakage="raise",
     sample_weight=None,
     average="mean",
 ):
@@ -375,8 +383,10 @@ def rank_correlation_score(
     y_score,
     *,
     qid=None,
+    exclude=None,
     method="rc",
     ties="average",
+    leakage="raise",
     sample_weight=None,
     average="mean",
 ):
