@@ -71,11 +71,12 @@ def similarity_strips(queries, items, similarity, batch_size):
     items_t = items.T.astype(dtype, copy=False)
     for first_row in range(0, queries.shape[0], batch_size):
         block = queries[first_row : first_row + batch_size].astype(dtype, copy=False)
-        with threadpool_limits(limits=thread_limit(), user_api="blas"):
+        # An overflow is not warned here: the selection raises on it, naming the query.
+        with threadpool_limits(limits=thread_limit(), user_api="blas"), np.errstate(over="ignore", invalid="ignore"):
             scores = block @ items_t
-        if similarity == "cosine":
-            scores *= query_scale[first_row : first_row + batch_size, None]
-            scores *= item_scale[None, :]
+            if similarity == "cosine":
+                scores *= query_scale[first_row : first_row + batch_size, None]
+                scores *= item_scale[None, :]
         yield first_row, scores
 
 

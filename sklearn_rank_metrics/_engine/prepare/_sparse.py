@@ -80,6 +80,11 @@ class Pairs:
         return plain(key // self.n_items), plain(key % self.n_items)
 
 
+def _increasing(keys):
+    """Whether ``keys`` are strictly increasing (sorted, each once)."""
+    return bool((keys[1:] > keys[:-1]).all())
+
+
 def _coordinates(matrix):
     """``(rows, columns, values)`` of a scipy.sparse matrix's stored cells, as given."""
     coo = matrix.tocoo()
@@ -89,8 +94,9 @@ def _coordinates(matrix):
 def _sorted_pairs(rows, columns, values, shape, name):
     """:class:`Pairs` of the cells ``(rows, columns)``; a cell given twice raises, naming it."""
     keys = rows.astype(np.int64) * shape[1] + columns.astype(np.int64)
-    order = np.argsort(keys, kind="stable")
-    keys, values = keys[order], values[order]
+    if not _increasing(keys):  # a canonical CSR matrix's cells come in order: no sort
+        order = np.argsort(keys, kind="stable")
+        keys, values = keys[order], values[order]
     twice = np.flatnonzero(keys[1:] == keys[:-1])
     if twice.shape[0]:
         query, item = plain(keys[twice[0]] // shape[1]), plain(keys[twice[0]] % shape[1])
@@ -164,8 +170,10 @@ def excluded_pairs(exclude, shape):
                 f"{mask.dtype}; pass exclude != 0 for a matrix of interaction counts."
             )
         rows, columns = np.nonzero(mask)
-    # Stored twice in a sparse mask means excluded all the same: keep each cell once.
-    keys = np.unique(rows.astype(np.int64) * shape[1] + columns.astype(np.int64))
+    keys = rows.astype(np.int64) * shape[1] + columns.astype(np.int64)
+    if not _increasing(keys):
+        # Stored twice in a sparse mask means excluded all the same: keep each cell once.
+        keys = np.unique(keys)
     return Pairs(keys, np.ones(keys.shape, dtype=bool), tuple(shape))
 
 

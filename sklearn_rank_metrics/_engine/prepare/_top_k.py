@@ -125,23 +125,24 @@ class StripRows:
 def strip_input(rows, first_row, n_queries, query_weights=None):
     """The :class:`RankingInput` of a strip's :class:`StripRows` (queries ``first_row ..``).
 
-    A query the strip leaves without a row (every item excluded) gets one
-    document of label 0, so that it has its value (that of a query without
-    a relevant document) like every other.
+    A query the strip leaves without a row (every item excluded) ranks
+    nothing: it has the value of an empty list (that of a query without a
+    relevant document), and pools no document. Where no query of the strip
+    has a row, one row of a query after them (``first_row + n_queries``)
+    gives the engine something to rank; the caller drops that query.
     """
-    counts = np.bincount(rows.queries, minlength=n_queries)
-    empty = np.flatnonzero(counts == 0)
     queries, scores, labels = rows.queries, rows.scores, rows.labels
-    if empty.shape[0]:
-        queries = np.concatenate([queries, empty])
-        low = scores.min() if scores.shape[0] else 0
-        scores = np.concatenate([scores, np.full(empty.shape[0], low, dtype=scores.dtype)])
-        labels = np.concatenate([labels, np.zeros(empty.shape[0], dtype=labels.dtype)])
+    ids = np.arange(first_row, first_row + n_queries)
+    if not scores.shape[0]:
+        queries, scores, labels = np.array([n_queries]), np.zeros(1), np.zeros(1)
+        ids = np.arange(first_row, first_row + n_queries + 1)
+        if query_weights is not None:
+            query_weights = np.append(query_weights, 1.0)
     return RankingInput(
         y_true=labels,
         y_score=scores,
-        query_codes=queries.astype(code_dtype(n_queries)),
-        query_ids=np.arange(first_row, first_row + n_queries),
+        query_codes=queries.astype(code_dtype(ids.shape[0])),
+        query_ids=ids,
         query_weights=query_weights,
         rows_are_queries=False,
         score_range=(scores.min(), scores.max()),

@@ -113,3 +113,22 @@ def concatenated(results):
         metrics,
         _joined([result.query_weights for result in results]),
     )
+
+
+def first_queries(results, n_queries):
+    """The :class:`RunResults` of the first ``n_queries`` queries of ``results`` (the rest dropped)."""
+    if results.query_ids.shape[0] == n_queries:
+        return results
+    metrics = {
+        name: MetricResult(
+            result.values[:n_queries], result.skipped[:n_queries],
+            result.undefined[:n_queries], result.undefined_reason,
+            None if result.pool_weights is None else result.pool_weights[:n_queries],
+            result.aggregate,
+        )  # fmt: skip
+        for name, result in results.metrics.items()
+    }
+    weights = results.query_weights
+    return RunResults(
+        results.query_ids[:n_queries], metrics, None if weights is None else weights[:n_queries]
+    )

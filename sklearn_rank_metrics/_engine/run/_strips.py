@@ -16,10 +16,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..prepare._sparse import drop_leakage, excluded_pairs, label_pairs
-from ..prepare._top_k import head_cells, scored_strip_rows, strip_input, strip_rows
-from ..prepare._validation import numeric_array
+from .._threads import call_threads
+from ..prepare._top_k import (
+    STRIP_SCORES,
+    Heads,
+    head_cells,
+    scored_strip_rows,
+    strip_input,
+    strip_rows,
+)
+from ..prepare._validation import as_array_like, numeric_array
 from ..spec import head_cutoff
-from ._finalize import concatenated
+from ._finalize import concatenated, first_queries
 from ._run import evaluate_plain
 
 
@@ -63,18 +71,52 @@ def evaluate_strips(requests, matrix, strips, options, *, owner="evaluate", on_h
     if on_heads is not None:
         k = None if k is None else max(k, on_heads[0])
     parts = []
-    for first_row, scores in strips:
-        n_rows = scores.shape[0]
-        n_excluded = mask_excluded(scores, matrix.excluded, first_row)
-        heads = head_cells(scores, k, n_excluded, first_row=first_row, owner=owner)
-        if on_heads is not None:
-            on_heads[1](first_row, scores, heads)
-        rows = scored_strip_rows(scores, heads, matrix.labels, first_row)
-        weights = matrix.query_weights
-        if weights is not None:
-            weights = weights[first_row : first_row + n_rows]
-        parts.append(evaluate_plain(requests, strip_input(rows, first_row, n_rows, weights), options))
+    with call_threads(STRIP_SCORES) as (pool, n_threads):
+        for first_row, scores in strips:
+            n_excluded = mask_excluded(scores, matrix.excluded, first_row)
+            heads = strip_heads(scores, k, n_excluded, first_row, (pool, n_threads, owner))
+            if on_heads is not None:
+                on_heads[1](first_row, scores, heads)
+            data = _strip_input(scores, heads, matrix, first_row)
+            results = evaluate_plain(requests, data, options)
+            parts.append(first_queries(results, scores.shape[0]))
     return concatenated(parts)
+
+
+def _strip_input(scores, heads, matrix, first_row):
+    """The flat ranking of one strip: its heads, and its labelled items below them."""
+    rows = scored_strip_rows(scores, heads, matrix.labels, first_row)
+    weights = matrix.query_weights
+    if weights is not None:
+        weights = weights[first_row : first_row + scores.shape[0]]
+    return strip_input(rows, first_row, scores.shape[0], weights)
+
+
+def strip_heads(scores, k, n_excluded, first_row, threads):
+    """:func:`head_cells` of a strip, its rows shared among the call's threads.
+
+    ``threads``: ``(pool, n_threads, owner)``. NumPy's selection releases
+    the interpreter, so the row blocks are selected in parallel; the heads
+    are those of the whole strip, in the same order.
+    """
+    pool, n_threads, owner = threads
+    n_rows = scores.shape[0]
+    if pool is None or n_rows < 2 * n_threads:
+        return head_cells(scores, k, n_excluded, first_row=first_row, owner=owner)
+    bounds = np.linspace(0, n_rows, n_threads + 1).astype(np.int64)
+
+    def select(start, stop):
+        excluded = None if n_excluded is None else n_excluded[start:stop]
+        return head_cells(
+            scores[start:stop], k, excluded, first_row=first_row + start, owner=owner
+        )
+
+    parts = list(pool.map(select, bounds[:-1], bounds[1:]))
+    return Heads(
+        np.concatenate([part.rows + start for part, start in zip(parts, bounds)]),
+        np.concatenate([part.columns for part in parts]),
+        np.concatenate([part.valid for part in parts]),
+    )
 
 
 def matrix_labels(y_true, shape, exclude=None, leakage="raise", query_weights=None):
@@ -96,7 +138,7 @@ def float_scores(y_score, name="y_score"):
     Floats keep their precision (float32 stays float32); integers and
     booleans are compared as float64, exactly while they are below 2**53.
     """
-    scores, (low, high) = numeric_array(y_score, name, ranks_only=True)
+    scores, (low, high) = numeric_array(as_array_like(y_score, name), name, ranks_only=True)
     if scores.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (one query per row, one column per item) with a sparse "

@@ -332,7 +332,7 @@ def recommended(cutoffs, query_sizes):
 
 
 def items_hit(hits, total, cutoffs, query_sizes):
-    return hits / recommended(cutoffs, query_sizes)
+    return ratio(hits, recommended(cutoffs, query_sizes))  # an empty list: 0 items, pooled 0
 
 
 def over_list(counted, total, cutoffs, query_sizes):
