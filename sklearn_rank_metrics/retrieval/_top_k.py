@@ -11,12 +11,6 @@ from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
 from ._requests import DEFAULT_METRICS, list_options, list_requests
 
-# Scores of the rows a list does not hold: below every listed item (which
-# ranks from 2 up), the positions a short list leaves empty (1) and, below
-# them, the labelled items the list missed (0).
-_EMPTY_POSITION, _MISSED = 1, 0
-
-
 def _integer_items(top_items, n_items):
     """``top_items`` as a 2-D int64 array, checked: ids in ``[0, n_items)``, -1 padding at the end."""
     array = np.asarray(top_items)
@@ -50,7 +44,7 @@ def _integer_items(top_items, n_items):
 
 def _check_distinct(items, valid):
     """Raise, naming the query and the item, where a list holds an item twice."""
-    ordered = np.sort(np.where(valid, items, -1), axis=1)
+    ordered = np.sort(np.where(valid, items, -1).astype(np.int32, copy=False), axis=1)
     twice = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)
     if twice.any():
         row, column = np.argwhere(twice)[0]
@@ -60,15 +54,17 @@ def _check_distinct(items, valid):
         )
 
 
-def _list_ranks(top_scores, items, valid):
+def _list_scores(top_scores, items, valid):
     """Scores that rank each list as ``top_scores`` do (ties kept), or by position without them.
 
-    Only the order and the ties matter to the engine: dense ranks of the
-    scores (from 2 up, below the empty positions and the missed items).
+    Returns ``(scores, empty, missed)``: the listed items' scores, and two
+    scores below all of them, the lower for the labelled items a list does
+    not hold, the higher for the positions a short list leaves empty. Only
+    the order and the ties matter to the engine.
     """
-    n_rows, width = items.shape
     if top_scores is None:
-        return np.broadcast_to(np.arange(width + 1, 1, -1, dtype=np.int64), items.shape)
+        width = items.shape[1]
+        return np.broadcast_to(np.arange(width + 1, 1, -1, dtype=np.int64), items.shape), 1, 0
     scores = np.asarray(top_scores)
     if scores.shape != items.shape:
         raise ValueError(
@@ -83,10 +79,17 @@ def _list_ranks(top_scores, items, valid):
             f"{plain(listed[row, column + 1])} at position {column + 2}: each row must be "
             "non-increasing, in the order of top_items (sort both by score first)."
         )
-    ranks = np.unique(listed[valid], return_inverse=True)[1].astype(np.int64) + 2
-    out = np.zeros(items.shape, dtype=np.int64)
-    out[valid] = ranks
-    return out
+    low = listed[valid].min() if valid.any() else 0
+    if listed.dtype.kind in "iu" and low > np.iinfo(np.int64).min + 2:
+        listed = listed.astype(np.int64)
+        return listed, int(low) - 1, int(low) - 2
+    listed = listed.astype(np.float64)  # exact from float32 and integers below 2**53
+    if listed.dtype.kind in "iu" or not np.array_equal(listed[valid], np.asarray(scores)[valid]):
+        # Integers float64 would round: dense ranks keep their order and ties exactly.
+        listed = np.where(valid, np.unique(listed, return_inverse=True)[1].reshape(listed.shape), 0)
+        listed, low = listed.astype(np.float64), listed[valid].min() if valid.any() else 0
+    empty = np.nextafter(low, -np.inf)
+    return listed, empty, np.nextafter(empty, -np.inf)
 
 
 def _head_positions(ranks, valid, k):
@@ -98,7 +101,23 @@ def _head_positions(ranks, valid, k):
     return valid & ((np.arange(width) < k) | (ranks == kth))
 
 
-def list_input(items, ranks, keep, labels, k, query_weights):
+def _grouped(parts, n_rows):
+    """Where each part's rows go so that every query's rows are together, the parts in order.
+
+    ``parts``: ``(rows, counts)`` per part, ``rows`` the (non-decreasing)
+    query of each of its entries and ``counts`` their number per query.
+    Returns each part's destinations and the total; a scatter, not a sort.
+    """
+    counts = np.stack([count for _, count in parts])
+    starts = np.cumsum(counts.ravel(order="F")).reshape(counts.shape, order="F") - counts
+    places = []
+    for (rows, count), start in zip(parts, starts):
+        first = np.cumsum(count) - count  # each query's first entry in the part
+        places.append(start[rows] + np.arange(rows.shape[0]) - first[rows])
+    return places, int(counts.sum())
+
+
+def list_input(items, ranked, keep, labels, k, query_weights):
     """The flat :class:`RankingInput` of the lists: per query its kept items, empty positions, missed labels.
 
     Rows come grouped by query and ranked (the engine finds them so and
@@ -108,27 +127,27 @@ def list_input(items, ranks, keep, labels, k, query_weights):
     are counted like those of the items it does.
     """
     n_rows, n_items = items.shape[0], labels.n_items
+    ranks, empty_score, missed_score = ranked
     rows, positions = np.nonzero(keep)
     listed_keys = rows * n_items + items[rows, positions]
-    missed = ~np.isin(labels.keys, listed_keys)
+    where, found = labels.find(listed_keys)
+    missed = np.ones(labels.keys.shape[0], dtype=bool)
+    missed[where[found]] = False
     missed_rows = labels.keys[missed] // n_items
     n_listed = np.bincount(rows, minlength=n_rows)
     n_empty = np.maximum(k - n_listed, 0)
-    n_missed = np.bincount(missed_rows, minlength=n_rows)
-    query_rows = np.concatenate([rows, np.repeat(np.arange(n_rows), n_empty), missed_rows])
-    scores = np.concatenate([
-        ranks[rows, positions],
-        np.full(int(n_empty.sum()), _EMPTY_POSITION, dtype=np.int64),
-        np.full(missed_rows.shape[0], _MISSED, dtype=np.int64),
-    ])  # fmt: skip
-    values = np.concatenate([
-        labels.lookup(listed_keys, 0),
-        np.zeros(int(n_empty.sum()), dtype=labels.values.dtype),
-        labels.values[missed],
-    ])  # fmt: skip
-    order = np.argsort(query_rows, kind="stable")  # each query: listed, empty, missed
-    query_rows, scores, values = query_rows[order], scores[order], values[order]
-    del n_missed
+    empty_rows = np.repeat(np.arange(n_rows), n_empty)
+    parts = [(rows, n_listed), (empty_rows, n_empty)]
+    parts.append((missed_rows, np.bincount(missed_rows, minlength=n_rows)))
+    (listed_at, empty_at, missed_at), total = _grouped(parts, n_rows)
+    scores = np.empty(total, dtype=ranks.dtype)
+    scores[listed_at], scores[empty_at], scores[missed_at] = (
+        ranks[rows, positions], empty_score, missed_score
+    )
+    values = np.zeros(total, dtype=labels.values.dtype)
+    values[listed_at] = labels.lookup(listed_keys, 0, (where, found))
+    values[missed_at] = labels.values[missed]
+    query_rows = np.repeat(np.arange(n_rows), n_listed + n_empty + parts[2][1])
     return RankingInput(
         y_true=values,
         y_score=scores,
@@ -136,7 +155,7 @@ def list_input(items, ranks, keep, labels, k, query_weights):
         query_ids=np.arange(n_rows),
         query_weights=query_weights,
         rows_are_queries=False,
-        score_range=(int(scores.min()), int(scores.max())),
+        score_range=(scores.min(), scores.max()),
         label_range=(values.min(), values.max()),
     )
 
@@ -259,10 +278,10 @@ def evaluate_top_k(
     labels, n_dropped = drop_leakage(labels, excluded, options.leakage)
     warn_leakage(n_dropped)
     k = max(request.k for request in requests)
-    ranks = _list_ranks(top_scores, items, valid)
-    keep = _head_positions(ranks, valid, k)
+    ranked = _list_scores(top_scores, items, valid)
+    keep = _head_positions(ranked[0], valid, k)
     weights = row_weights(sample_weight, n_rows)
-    data = list_input(items, ranks, keep, labels, k, weights)
+    data = list_input(items, ranked, keep, labels, k, weights)
     results = query_results(evaluate_plain(requests, data, options))
     warn_left_out(results)
     return results.mean() if average == "mean" else results

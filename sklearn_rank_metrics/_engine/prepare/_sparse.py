@@ -57,15 +57,24 @@ class Pairs:
         bounds = np.searchsorted(self.keys, np.array([first, stop]) * self.n_items)
         return int(bounds[0]), int(bounds[1])
 
+    def find(self, keys):
+        """``(where, found)``: per key of ``keys``, its position among the stored cells, and
+        whether it is one (``where`` is meaningless where not found)."""
+        if not self.keys.shape[0]:
+            return np.zeros(keys.shape, dtype=np.intp), np.zeros(keys.shape, dtype=bool)
+        where = np.minimum(np.searchsorted(self.keys, keys), self.keys.shape[0] - 1)
+        return where, self.keys[where] == keys
+
     def contains(self, keys):
         """Per key of ``keys``: whether it is a stored cell."""
-        where = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.shape[0] - 1, 0))
-        return (self.keys[where] == keys) if self.keys.shape[0] else np.zeros(keys.shape, bool)
+        return self.find(keys)[1]
 
-    def lookup(self, keys, fill):
-        """The values of the cells ``keys``; ``fill`` where a cell is not stored."""
-        where = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.shape[0] - 1, 0))
-        found = self.keys[where] == keys if self.keys.shape[0] else np.zeros(keys.shape, bool)
+    def lookup(self, keys, fill, found=None):
+        """The values of the cells ``keys``; ``fill`` where a cell is not stored.
+
+        ``found``: :meth:`find`'s answer for ``keys``, where the caller has it.
+        """
+        where, found = self.find(keys) if found is None else found
         values = np.full(keys.shape, fill, dtype=self.values.dtype)
         values[found] = self.values[where[found]]
         return values
