@@ -51,7 +51,7 @@ def _finite_or_raise(values, first_row, rows, owner):
     """Raise, naming the query, where a selected score is NaN or infinite."""
     bad = ~np.isfinite(values)
     if bad.any():
-        row = int(rows[np.argmax(bad)]) if rows is not None else int(np.argmax(bad.any(axis=1)))
+        row = int(rows[np.argmax(bad)])
         raise ValueError(
             f"{owner}: the scores of query (row) {plain(first_row + row)} include NaN or "
             "infinite values (an overflow of the similarity, or NaN in the vectors); make "
@@ -62,12 +62,14 @@ def _finite_or_raise(values, first_row, rows, owner):
 def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
     """Each row's top ``k`` cells with the whole tie block at the cut: :class:`Heads`.
 
-    ``scores``: a (rows, n_items) float strip, ``-inf`` at excluded cells
-    (``n_excluded`` per row; None: none). ``k`` None: every cell not
-    excluded. A row's head holds every cell whose score is at least its
-    ``k``-th largest, so a tie block straddling position ``k`` is there
-    entirely; only the rows where it does pay for a comparison of the whole
-    row. ``first_row`` numbers the queries in errors.
+    ``scores``: a (rows, n_items) float strip without NaN (the callers
+    check), ``-inf`` at excluded cells (``n_excluded`` per row; None: none).
+    ``k`` None: every cell not excluded. A row's head holds every cell whose
+    score is at least its ``k``-th largest, so a tie block straddling
+    position ``k`` is there entirely. Wide rows are cut by a threshold
+    (:func:`_sampled_heads`), the others, and the rows a threshold does not
+    settle, by a partition (:func:`_partitioned_heads`). ``first_row``
+    numbers the queries in errors.
     """
     n_rows, n_items = scores.shape
     valid = np.full(n_rows, n_items, dtype=np.int64)
@@ -78,6 +80,74 @@ def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
         rows, columns = np.nonzero(keep)
         _finite_or_raise(scores[rows, columns], first_row, rows, owner)
         return Heads(rows, columns, valid)
+    step = _sample_step(k, n_items)
+    if step == 1:
+        rows, columns = _partitioned_heads(scores, k, valid, first_row, owner)
+        return Heads(rows, columns, valid)
+    rows, columns, unsettled = _sampled_heads(scores, k, step)
+    _finite_or_raise(scores[rows, columns], first_row, rows, owner)
+    if unsettled.shape[0]:
+        more_rows, more_columns = _partitioned_heads(
+            scores[unsettled], k, valid[unsettled], first_row, owner, row_numbers=unsettled
+        )
+        rows = np.concatenate([rows, unsettled[more_rows]])
+        columns = np.concatenate([columns, more_columns])
+        order = np.argsort(rows, kind="stable")  # each part is sorted by row, then column
+        rows, columns = rows[order], columns[order]
+    return Heads(rows, columns, valid)
+
+
+# A threshold from every STEP-th score is used where rows hold at least this
+# many times k items: below, a partition of the row costs about as much.
+_SAMPLED_WIDTH = 256
+_MAX_STEP = 16
+_OVERSHOOT = 3  # the threshold aims at about 3 (k + 1) candidates per row
+
+
+def _sample_step(k, n_items):
+    """The stride of the sample a threshold is taken from (1: no threshold, partition)."""
+    if n_items < _SAMPLED_WIDTH * (k + 1):
+        return 1
+    # Small k: a denser sample, so that the threshold's rank in it is >= 8 (a stable estimate).
+    return int(max(1, min(_MAX_STEP, _OVERSHOOT * (k + 1) // 8)))
+
+
+def _sampled_heads(scores, k, step):
+    """``(rows, columns, unsettled)``: the heads a threshold settles, and the rows it does not.
+
+    The ``j``-th largest of every ``step``-th score is about the ``j * step``-th
+    largest of the row; every cell at or above it is a candidate (one
+    comparison pass, no partition of the row). Where a row has at least
+    ``k`` candidates, its ``k``-th largest score is among them, and so is
+    every cell scoring at least that: the head, tie block included. A row
+    with fewer (a threshold too high, or excluded cells) is unsettled.
+    """
+    n_rows = scores.shape[0]
+    sample = scores[:, ::step]
+    rank = min(sample.shape[1], -(-_OVERSHOOT * (k + 1) // step))
+    threshold = np.partition(sample, sample.shape[1] - rank, axis=1)[:, sample.shape[1] - rank]
+    threshold = np.maximum(threshold, np.nextafter(-np.inf, 0, dtype=scores.dtype))  # not -inf
+    rows, columns = np.nonzero(scores >= threshold[:, None])
+    values = scores[rows, columns]
+    counts = np.bincount(rows, minlength=n_rows)
+    settled = counts >= k
+    # The k-th largest candidate of each settled row: candidates sorted by row, then score.
+    order = np.lexsort((-values, rows))
+    first = np.cumsum(counts) - counts
+    kth = np.full(n_rows, np.inf, dtype=scores.dtype)
+    kth[settled] = values[order[first[settled] + k - 1]]
+    keep = values >= kth[rows]
+    return rows[keep], columns[keep], np.flatnonzero(~settled)
+
+
+def _partitioned_heads(scores, k, valid, first_row, owner, row_numbers=None):
+    """``(rows, columns)`` of the heads by a partition of each row (``argpartition``).
+
+    ``row_numbers``: the strip's row of each of these rows (errors name the
+    query), where they are a selection of its rows.
+    """
+    n_rows, n_items = scores.shape
+    numbers = np.arange(n_rows) if row_numbers is None else row_numbers
     # Ascending partition: the top k at the end, the (k+1)-th largest just before.
     part = np.argpartition(scores, n_items - k - 1, axis=1)
     top = part[:, n_items - k :]
@@ -86,7 +156,7 @@ def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
     del part
     short = valid <= k  # fewer items left than k: the whole (unexcluded) row
     checked = top_values[~short]
-    _finite_or_raise(checked, first_row, np.flatnonzero(~short).repeat(k), owner)
+    _finite_or_raise(checked, first_row, numbers[~short].repeat(k), owner)
     kth = top_values.min(axis=1)
     whole = short | (next_value == kth)  # short rows, and ties straddling the cut
     plain_rows = np.flatnonzero(~whole)
@@ -97,12 +167,12 @@ def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
         block = scores[tied]
         keep = (block >= kth[tied, None]) & (block > -np.inf)
         tied_rows, tied_columns = np.nonzero(keep)
-        _finite_or_raise(block[tied_rows, tied_columns], first_row, tied[tied_rows], owner)
+        _finite_or_raise(block[tied_rows, tied_columns], first_row, numbers[tied[tied_rows]], owner)
         rows = np.concatenate([rows, tied[tied_rows]])
         columns = np.concatenate([columns, tied_columns])
         order = np.argsort(rows, kind="stable")  # each part is sorted by row, then column
         rows, columns = rows[order], columns[order]
-    return Heads(rows, columns, valid)
+    return rows, columns
 
 
 def merged_keys(head_keys, label_keys):
