@@ -8,15 +8,13 @@ per (query, item) pair not excluded, in row-major order. Each query's values
 ``np.array_equal``, under every tie mode and option.
 """
 
-import warnings
-
 import numpy as np
 import pytest
 from scipy import sparse
-from sklearn.exceptions import UndefinedMetricWarning
 
 import sklearn_rank_metrics as srm
 
+from _reference import query_value
 from _retrieval_cases import (
     TIES,
     assert_same_per_query,
@@ -273,3 +271,50 @@ def test_dcg_score_takes_exclude_and_leakage():
     assert srm.dcg_score(y_true, scores, k=1, exclude=np.array([[True, False, False]])) == 1.0
     with pytest.raises(ValueError, match="both labelled in y_true and excluded"):
         srm.dcg_score(y_true, scores, k=1, exclude=np.array([[False, True, False]]))
+
+
+# ------------------------------------------ excluded items, from the definitions
+def _reference_values(name, y_true, y_score, exclude, **options):
+    """Per query, the brute-force value of ``name`` on its row with the excluded items removed."""
+    metric, _, k = name.partition("@")
+    values = []
+    for row in range(y_true.shape[0]):
+        kept = ~exclude[row]
+        values.append(query_value(metric, y_true[row, kept], y_score[row, kept],
+                                  k=int(k) if k else None, **options))  # fmt: skip
+    return np.array(values)
+
+
+@pytest.mark.parametrize("path", ["evaluate", "evaluate_retrieval"])
+@pytest.mark.parametrize("entry", OPTIONS[:5], ids=str)
+def test_excluded_items_against_the_definitions(path, entry):
+    """Removing the excluded items from each row, then ranking by the definitions, gives each value.
+
+    Rows of 7 items with scores drawn from 4 values: every tie block is small
+    enough for the reference to enumerate its orderings. Query 0 has every
+    item excluded: it ranks nothing, the no_relevant value.
+    """
+    rng = np.random.default_rng(21)
+    queries = rng.integers(-2, 3, (8, 3)).astype(float)
+    items = rng.integers(-2, 3, (7, 3)).astype(float)
+    y_score = np.clip(queries @ items.T, -1, 2)  # 4 values: heavy ties
+    items_scores = y_score if path == "evaluate" else queries @ items.T
+    y_true, _, exclude = random_matrix(rng, 8, 7, density=0.4, exclude_density=0.3,
+                                       all_excluded_row=True)  # fmt: skip
+    options, _ = _options(entry, rng, 8)
+    for ties in TIES:
+        metrics = head_metrics((1, 3, 5), ties=ties) + ["map", "ndcg", "r_precision"]
+        if ties != "average":
+            metrics.append("bpref")
+        if path == "evaluate":
+            results = srm.evaluate(sparse.csr_array(y_true), y_score, exclude=exclude,
+                                   metrics=metrics, ties=ties, average=None, **options)  # fmt: skip
+        else:
+            metrics = [name for name in metrics if "@" in name]
+            results = srm.evaluate_retrieval(queries, items, y_true, exclude=exclude,
+                                             metrics=metrics, ties=ties, average=None,
+                                             batch_size=3, **options)  # fmt: skip
+        for name in metrics:
+            want = _reference_values(name, y_true, items_scores, exclude, ties=ties, **options)
+            np.testing.assert_allclose(results[name], want, rtol=1e-12, atol=1e-15,
+                                       err_msg=f"{name} ties={ties}")  # fmt: skip
