@@ -113,25 +113,27 @@ def similarity_matrix(queries, items, similarity):
     return scores
 
 
-def top_k_flat(y_true, top_items, top_scores=None):
+def top_k_flat(y_true, top_items, top_scores=None, exclude=None):
     """``(labels, scores, qid)``: the flat rows ``evaluate_top_k`` stands for, row by row.
 
     Each query: its listed items (scored ``top_scores``, or by position),
-    then one label-0 row per padding position, then the labelled items the
-    list does not hold, below them all.
+    then one label-0 row per padding position an item could fill (up to
+    the number of items the query has left after ``exclude``), then the
+    labelled items the list does not hold, below them all.
     """
     y_true = dense(y_true)
     items = np.asarray(top_items)
-    width = items.shape[1]
+    n_rows, width = items.shape
+    left = np.full(n_rows, y_true.shape[1]) if exclude is None else (~dense(exclude)).sum(axis=1)
     scores = (np.broadcast_to(np.arange(width, 0, -1.0), items.shape) if top_scores is None
               else np.asarray(top_scores, float))  # fmt: skip
     labels, values, qid = [], [], []
-    for row in range(items.shape[0]):
+    for row in range(n_rows):
         listed = items[row][items[row] >= 0]
         low = np.min(scores[row][: len(listed)], initial=0.0)
         missed = np.setdiff1d(np.flatnonzero(y_true[row]), listed)
-        labels += [*y_true[row, listed], *[0] * (width - len(listed)), *y_true[row, missed]]
-        values += [*scores[row][: len(listed)], *[low - 1] * (width - len(listed)),
-                   *[low - 2] * len(missed)]  # fmt: skip
-        qid += [row] * (width + len(missed))
+        n_padding = max(min(width, left[row]) - len(listed), 0)
+        labels += [*y_true[row, listed], *[0] * n_padding, *y_true[row, missed]]
+        values += [*scores[row][: len(listed)], *[low - 1] * n_padding, *[low - 2] * len(missed)]
+        qid += [row] * (len(listed) + n_padding + len(missed))
     return np.array(labels), np.array(values), np.array(qid)

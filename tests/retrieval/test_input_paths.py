@@ -245,7 +245,11 @@ def _lists(rng, y_true, width, *, tied, exclude=None):
 @pytest.mark.parametrize("scored", ["tied top_scores", "float top_scores", "list order"])
 @pytest.mark.parametrize("entry", OPTIONS[::2], ids=str)
 def test_evaluate_top_k(width, ks, scored, entry):
-    """Listed items, then padding positions as label-0 rows, then the unlisted labelled items."""
+    """Listed items, then padding positions as label-0 rows, then the unlisted labelled items.
+
+    Lists of 50 over 60 items, some excluded: padding positions past a
+    query's items left are none an item could fill.
+    """
     rng = np.random.default_rng(width + len(scored))
     y_true, _, exclude = random_matrix(rng, 8, 60, density=0.1)
     items, scores = _lists(rng, y_true, width, tied=scored == "tied top_scores", exclude=exclude)
@@ -257,7 +261,7 @@ def test_evaluate_top_k(width, ks, scored, entry):
             sparse.csr_array(y_true), items, top_scores=top_scores, exclude=exclude,
             metrics=metrics, ties=ties, sample_weight=weights, average=None, **options,
         )  # fmt: skip
-        labels, values, qid = top_k_flat(y_true, items, top_scores)
+        labels, values, qid = top_k_flat(y_true, items, top_scores, exclude)
         extra = {} if weights is None else {"sample_weight": weights[qid]}
         expected = srm.evaluate(labels, values, qid=qid, metrics=metrics, ties=ties,
                                 average=None, **options, **extra)  # fmt: skip
