@@ -146,18 +146,18 @@ FUNCTIONS = {
 
 @pytest.mark.parametrize("function", list(FUNCTIONS))
 def test_metric_functions(function):
-    """Each metric function with a sparse y_true and exclude= equals itself on the flat rows."""
+    """Each metric function with a sparse or dense y_true and exclude= equals itself on the flat rows."""
     rng, y_true, y_score, exclude = _case(11, score_kind="tied int")
     extra = FUNCTIONS[function]
     score = getattr(srm, function.split()[0])
     labels, scores, qid = flat_rows(y_true, y_score, exclude)
     kept = np.unique(qid)
-    for ties in TIES:
+    for ties, labelled in zip(TIES, [sparse.csr_array, np.asarray, sparse.coo_array, np.asarray]):
         for k in KS if extra is not None else (None,):
             options = dict(ties=ties, average=None, **(extra or {}))
             if k is not None:
                 options["k"] = k
-            got = score(sparse.csr_array(y_true), y_score, exclude=exclude, **options)
+            got = score(labelled(y_true), y_score, exclude=exclude, **options)
             want = score(labels, scores, qid=qid, **options)
             assert np.array_equal(np.asarray(got)[kept], want, equal_nan=True), (ties, k)
 
