@@ -45,12 +45,15 @@ def dense(matrix):
     return matrix.toarray() if sparse.issparse(matrix) else np.asarray(matrix)
 
 
-def flat_results(y_true, y_score, metrics, exclude=None, **options):
+def flat_results(y_true, y_score, metrics, exclude=None, sample_weight=None, **options):
     """Per-query results of the flat engine on the materialized rows: ``{query: {name: value}}``.
 
     A query whose every item is excluded has no row, hence no value here.
+    ``sample_weight``: one weight per query (row of the matrix), repeated on its rows.
     """
     labels, scores, qid = flat_rows(y_true, y_score, exclude)
+    if sample_weight is not None:
+        options["sample_weight"] = np.asarray(sample_weight)[qid]
     results = srm.evaluate(labels, scores, qid=qid, metrics=metrics, average=None, **options)
     return results
 
@@ -63,6 +66,7 @@ def assert_same_per_query(results, expected, metrics, queries=None):
         got = np.asarray(results[name])[rows]
         want = np.asarray(expected[name])
         assert np.array_equal(got, want, equal_nan=True), (name, got, want)
+        assert np.array_equal(results.weights(name)[rows], expected.weights(name)), name
 
 
 def random_matrix(rng, n_queries, n_items, *, density=0.3, grades=(1, 2, 3), score_values=None,
@@ -86,3 +90,50 @@ def random_matrix(rng, n_queries, n_items, *, density=0.3, grades=(1, 2, 3), sco
         exclude[0] = True
         y_true[0] = 0
     return y_true, y_score, exclude
+
+
+def power_of_two_vectors(rng, n, dims=16):
+    """Integer vectors whose norms are powers of two: ``c * s``, ``s`` in {-1, 1}^dims, c in {1, 2, 4}.
+
+    Their cosine similarities are exact in floating point (a dot product of
+    small integers over a power of two), so the reference matrix is too;
+    each vector's direction is drawn from few, so scores tie often.
+    """
+    signs = rng.choice([-1.0, 1.0], (n, dims))
+    signs[:, : dims // 2] = 1.0  # few directions: ties across the catalogue
+    return signs * rng.choice([1.0, 2.0, 4.0], (n, 1))
+
+
+def similarity_matrix(queries, items, similarity):
+    """The (n_queries, n_items) similarity matrix, as ``evaluate_retrieval``'s docstring defines it."""
+    scores = queries @ items.T
+    if similarity == "cosine":
+        norms = np.linalg.norm(queries, axis=1)[:, None] * np.linalg.norm(items, axis=1)[None, :]
+        scores = scores / norms
+    return scores
+
+
+def top_k_flat(y_true, top_items, top_scores=None, exclude=None):
+    """``(labels, scores, qid)``: the flat rows ``evaluate_top_k`` stands for, row by row.
+
+    Each query: its listed items (scored ``top_scores``, or by position),
+    then one label-0 row per padding position an item could fill (up to
+    the number of items the query has left after ``exclude``), then the
+    labelled items the list does not hold, below them all.
+    """
+    y_true = dense(y_true)
+    items = np.asarray(top_items)
+    n_rows, width = items.shape
+    left = np.full(n_rows, y_true.shape[1]) if exclude is None else (~dense(exclude)).sum(axis=1)
+    scores = (np.broadcast_to(np.arange(width, 0, -1.0), items.shape) if top_scores is None
+              else np.asarray(top_scores, float))  # fmt: skip
+    labels, values, qid = [], [], []
+    for row in range(n_rows):
+        listed = items[row][items[row] >= 0]
+        low = np.min(scores[row][: len(listed)], initial=0.0)
+        missed = np.setdiff1d(np.flatnonzero(y_true[row]), listed)
+        n_padding = max(min(width, left[row]) - len(listed), 0)
+        labels += [*y_true[row, listed], *[0] * n_padding, *y_true[row, missed]]
+        values += [*scores[row][: len(listed)], *[low - 1] * n_padding, *[low - 2] * len(missed)]
+        qid += [row] * (len(listed) + n_padding + len(missed))
+    return np.array(labels), np.array(values), np.array(qid)
