@@ -23,6 +23,7 @@ CANONICAL_ORDER = [
     "n_relevant", "ties", "ignore_ties", "no_relevant", "leakage", "sample_weight", "average",
 ]  # fmt: skip
 METRIC_API = [*FUNCTIONS, srm.evaluate]
+RETRIEVAL_API = [srm.evaluate_top_k, srm.evaluate_retrieval]
 
 
 def test_import_and_use_under_python_OO():
@@ -45,7 +46,7 @@ def test_keyword_parameters_in_the_canonical_order(function):
         assert inspect.signature(function).parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
 
 
-@pytest.mark.parametrize("function", METRIC_API, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("function", METRIC_API + RETRIEVAL_API, ids=lambda f: f.__name__)
 def test_docstrings_document_every_parameter_with_references_and_examples(function):
     doc = inspect.getdoc(function)
     for section in ("Parameters", "Returns", "See Also", "References", "Examples"):
@@ -117,7 +118,8 @@ def test_public_names():
     assert set(srm.__all__) == {
         "ComparisonResults", "QueryKFold", "QueryRanker", "QueryResults", "QueryShuffleSplit",
         "RankingCurveDisplay", "RepeatedQueryKFold", "SplitQueryWarning", "cg_score", "compare",
-        "compare_results", "config_context", "dcg_score", "evaluate", "f1_at_k_score", "get_config",
+        "compare_results", "config_context", "dcg_score", "evaluate", "evaluate_retrieval",
+        "evaluate_top_k", "f1_at_k_score", "get_config",
         "hit_rate_score", "make_rank_scorer", "make_rank_scorers", "map_score", "mrr_score",
         "ndcg_score", "precision_at_k_score", "r_precision_score", "rank_correlation_score",
         "recall_at_k_score", "recall_cap_score", "set_config",

@@ -211,10 +211,12 @@ def dcg_score(
         y_score,
         k=k,
         qid=qid,
+        exclude=exclude,
         gain=gain,
         ties=ties,
         ignore_ties=ignore_ties,
         no_relevant=no_relevant,
+        leakage=leakage,
         sample_weight=sample_weight,
         average=average,
     )

@@ -117,12 +117,13 @@ def _grouped(parts, n_rows):
     return places, int(counts.sum())
 
 
-def list_input(items, ranked, keep, labels, k, query_weights):
+def list_input(items, ranked, keep, labels, cut, query_weights):
     """The flat :class:`RankingInput` of the lists: per query its kept items, empty positions, missed labels.
 
     Rows come grouped by query and ranked (the engine finds them so and
     does not sort): the listed items in list order, as many empty
-    positions (label 0) as a list shorter than ``k`` lacks, then the
+    positions (label 0) as a list shorter than ``cut`` (per query: ``k``, or
+    the items its exclusions leave, if fewer) lacks, then the
     labelled items the list does not hold, from which R and the ideal DCG
     are counted like those of the items it does.
     """
@@ -135,7 +136,7 @@ def list_input(items, ranked, keep, labels, k, query_weights):
     missed[where[found]] = False
     missed_rows = labels.keys[missed] // n_items
     n_listed = np.bincount(rows, minlength=n_rows)
-    n_empty = np.maximum(k - n_listed, 0)
+    n_empty = np.maximum(cut - n_listed, 0)
     empty_rows = np.repeat(np.arange(n_rows), n_empty)
     parts = [(rows, n_listed), (empty_rows, n_empty)]
     parts.append((missed_rows, np.bincount(missed_rows, minlength=n_rows)))
@@ -281,7 +282,13 @@ def evaluate_top_k(
     ranked = _list_scores(top_scores, items, valid)
     keep = _head_positions(ranked[0], valid, k)
     weights = row_weights(sample_weight, n_rows)
-    data = list_input(items, ranked, keep, labels, k, weights)
+    # A list holds no more than the items a query's exclusions leave: no empty
+    # position beyond them (hit_rate_item pools min(k, items left), as evaluate does).
+    cut = np.full(n_rows, k, dtype=np.int64)
+    if excluded is not None:
+        left = n_items - np.bincount(excluded.rows(), minlength=n_rows)
+        cut = np.minimum(cut, left)
+    data = list_input(items, ranked, keep, labels, cut, weights)
     results = query_results(evaluate_plain(requests, data, options))
     warn_left_out(results)
     return results.mean() if average == "mean" else results

@@ -20,7 +20,7 @@ def _vectors(values, name):
     if array.ndim != 2:
         raise ValueError(f"{name} must be 2-D (one vector per row), got shape {array.shape}.")
     if array.dtype != np.float32:
-        array = array.astype(np.float64)
+        array = array.astype(np.float64, copy=False)
     return array
 
 
@@ -33,6 +33,18 @@ def _inverse_norms(vectors, name):
             "is undefined; drop it or use similarity='dot'."
         )
     return (1.0 / norms).astype(vectors.dtype)
+
+
+def _finite_scores(scores, first_row):
+    """Raise, naming the query, where a similarity overflowed (inf, or NaN from inf - inf)."""
+    finite = np.isfinite(scores).all(axis=1)
+    if not finite.all():
+        raise ValueError(
+            f"evaluate_retrieval: the similarities of query (row) "
+            f"{plain(first_row + np.argmin(finite))} overflow {scores.dtype} (vectors too long "
+            "for their dtype); scale the vectors down"
+            + (", or pass them as float64." if scores.dtype == np.float32 else ".")
+        )
 
 
 class _TopLists:
@@ -69,6 +81,12 @@ def similarity_strips(queries, items, similarity, batch_size):
         item_scale = _inverse_norms(items, "item_vectors")
     dtype = np.result_type(queries.dtype, items.dtype)
     items_t = items.T.astype(dtype, copy=False)
+    # |q . v| <= ||q|| ||v|| bounds every partial sum too: below the dtype's
+    # largest number no product can overflow to inf or NaN, unchecked.
+    bound = np.sqrt(np.einsum("ij,ij->i", queries, queries, dtype=np.float64).max()) * np.sqrt(
+        np.einsum("ij,ij->i", items, items, dtype=np.float64).max()
+    )
+    may_overflow = not bound < np.finfo(dtype).max / 2
     for first_row in range(0, queries.shape[0], batch_size):
         block = queries[first_row : first_row + batch_size].astype(dtype, copy=False)
         # An overflow is not warned here: the selection raises on it, naming the query.
@@ -77,6 +95,8 @@ def similarity_strips(queries, items, similarity, batch_size):
             if similarity == "cosine":
                 scores *= query_scale[first_row : first_row + batch_size, None]
                 scores *= item_scale[None, :]
+        if may_overflow:
+            _finite_scores(scores, first_row)
         yield first_row, scores
 
 
