@@ -126,7 +126,7 @@ ERRORS = {
     ),
     "overflowing similarity": (
         lambda: _retrieval(queries=np.full((3, 2), 1e200), items=np.full((4, 2), 1e200)),
-        ValueError, "evaluate_retrieval: the scores of query (row) 0 include NaN or infinite",
+        ValueError, "evaluate_retrieval: the similarities of query (row) 0 overflow float64",
     ),
     "mismatched dimensions": (lambda: _retrieval(items=np.ones((4, 3))), ValueError,
                               "query_vectors have 2 dimensions but item_vectors 3"),
