@@ -415,6 +415,98 @@ def rank_order(
     return _rank_in_two_sorts(score_keys(y_score), y_score, y_true, query_codes, ties)
 
 
+# Selecting each query's head pays when the lists hold at least one row in
+# this many beyond their cutoff (0: never); each query's cutoff is bounded
+# from this many cells per position of the cut.
+_MIN_LEFT_OUT_SHARE = 4
+_CELLS_PER_CUT = 4
+
+
+def _lowest(dtype):
+    """The smallest value of ``dtype``: every score is at least that."""
+    if dtype.kind == "f":
+        return -np.inf
+    return False if dtype.kind == "b" else np.iinfo(dtype).min
+
+
+def head_bounds(y_score, query_codes, sizes, cutoff):
+    """Per query a score at most its ``cutoff``-th largest, or None when that would not pay.
+
+    A query's rows are dealt into ``m >= cutoff`` cells by row index (row
+    modulo ``m``); the ``cutoff`` largest cell maxima are the scores of
+    ``cutoff`` different rows, so the ``cutoff``-th largest of them is at
+    most the query's ``cutoff``-th largest score (the lowest value where
+    fewer than ``cutoff`` cells hold a row, and for a query of at most
+    ``cutoff`` rows). Linear time: one ``maximum.at`` over the rows, one
+    partition of the (queries x cells) table, which holds at most about as
+    many cells as there are rows. None when the queries longer than
+    ``cutoff`` hold too few rows beyond it for a selection to pay.
+    """
+    n, n_queries = y_score.shape[0], sizes.shape[0]
+    long_lists = sizes > cutoff
+    n_long = int(np.count_nonzero(long_lists))
+    beyond = int(sizes[long_lists].sum()) - n_long * cutoff
+    if not n_long or not _MIN_LEFT_OUT_SHARE or beyond * _MIN_LEFT_OUT_SHARE < n:
+        return None
+    n_cells = max(cutoff, min(_CELLS_PER_CUT * cutoff, n // n_long))
+    slot = np.full(n_queries, n_long, dtype=np.int64)  # short lists: a last, unread row
+    slot[long_lists] = np.arange(n_long)
+    lowest = _lowest(y_score.dtype)
+    table = np.full((n_long + 1) * n_cells, lowest, dtype=y_score.dtype)
+    for start, stop in row_blocks(n):
+        cell = np.take(slot, query_codes[start:stop])
+        cell *= n_cells
+        cell += np.arange(start, stop, dtype=np.int64) % n_cells
+        np.maximum.at(table, cell, y_score[start:stop])
+    table = table.reshape(n_long + 1, n_cells)[:n_long]
+    bounds = np.full(n_queries, lowest, dtype=y_score.dtype)
+    bounds[long_lists] = np.partition(table, n_cells - cutoff, axis=1)[:, n_cells - cutoff]
+    return bounds
+
+
+def _head_rows(y_score, query_codes, bounds):
+    """The rows whose score is at least their query's bound, in row order."""
+    found = []
+    for start, stop in row_blocks(y_score.shape[0]):
+        kept = y_score[start:stop] >= np.take(bounds, query_codes[start:stop])
+        found.append(np.flatnonzero(kept) + start)
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+
+
+def rank_heads(
+    y_score, y_true, query_codes, n_queries, ties, cutoff, rows_are_queries=False, score_range=None
+):
+    """:func:`rank_order` of each query's head only, where ``cutoff`` leaves out enough rows.
+
+    The head of a query: its rows scored at least a bound at most its
+    ``cutoff``-th largest score (:func:`head_bounds`), so its top ``cutoff``
+    with the whole tie block at the cut, and possibly a few rows more. Those
+    rows, and only those, are sorted (by :func:`rank_order`, which keeps the
+    input order inside ties), so each query's head is exactly the start of
+    its full ranking. Returns ``(order, tie_free, head_sizes)``: ``order``
+    the heads' rows, query by query, and ``head_sizes`` how many rows each
+    query's head holds. Where a selection would not pay (rows ranked
+    already, few rows beyond the cutoffs), :func:`rank_order`'s
+    ``(order, tie_free)`` of every row.
+    """
+    ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
+    if ranked is not None:
+        return ranked
+    sizes = np.zeros(n_queries, dtype=np.int64)
+    for start, stop in row_blocks(query_codes.shape[0]):
+        sizes += np.bincount(query_codes[start:stop], minlength=n_queries)
+    bounds = head_bounds(y_score, query_codes, sizes, cutoff) if n_queries else None
+    if bounds is None:
+        return rank_order(
+            y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range
+        )
+    rows = _head_rows(y_score, query_codes, bounds)
+    codes = query_codes[rows]
+    order, tie_free = rank_order(y_score[rows], y_true[rows], codes, n_queries, ties)
+    head_sizes = np.bincount(codes, minlength=n_queries).astype(np.int64)
+    return rows if order is None else rows[order], tie_free, head_sizes
+
+
 def argsort_scores(y_score, ranking_input):
     """Tie-free int64 scores that rank each query as scikit-learn's ``ignore_ties=True``.
 

@@ -1,0 +1,197 @@
+"""The selection path: with every measure cut at k, only each query's head is sorted.
+
+``rank_heads`` sorts the rows scored at least a bound at most each query's
+k-th largest score, and the chunk pass reads those heads only. Every value
+must be, query for query and bit for bit, the full sort's: the same call
+with the selection switched off (a bound that never pays) is the reference.
+"""
+
+import numpy as np
+import pytest
+
+from sklearn_rank_metrics import dcg_score, evaluate, ndcg_score
+from sklearn_rank_metrics._engine.prepare import _sort
+from sklearn_rank_metrics._engine.prepare._sort import rank_heads
+
+HEAD_METRICS = [
+    "ndcg@{k}", "dcg@{k}", "cg@{k}", "mrr@{k}", "map@{k}", "gm_map@{k}", "precision@{k}",
+    "recall@{k}", "f1@{k}", "recall_cap@{k}", "hit_rate@{k}", "hit_rate_item@{k}", "rbp@{k}",
+]  # fmt: skip
+TIES = ["average", "first", "optimistic", "pessimistic"]
+
+
+def _scores(kind, n, rng):
+    if kind == "tie-heavy":
+        return np.floor(rng.random(n) * 6)
+    if kind == "float32":
+        return rng.normal(size=n).astype(np.float32)
+    if kind == "int64":
+        return rng.integers(-50, 50, n)
+    if kind == "uint8":
+        return rng.integers(0, 256, n).astype(np.uint8)
+    return rng.random(n)
+
+
+def _data(scores, layout, rng, n_queries=60):
+    """Labels 0-3, ``scores``, query ids: interleaved, grouped, strings, lists shorter than k."""
+    sizes = rng.integers(1, 80, n_queries)
+    if layout == "short":  # most lists shorter than the cutoffs
+        sizes = rng.integers(1, 12, n_queries)
+        sizes[:5] = 70
+    qid = np.repeat(np.arange(n_queries), sizes)
+    if layout != "grouped":
+        qid = rng.permutation(qid)
+    if layout == "strings":
+        qid = np.array([f"q{q:03d}" for q in range(n_queries)])[qid]
+    n = qid.shape[0]
+    y_true = rng.choice(4, size=n, p=[0.55, 0.25, 0.12, 0.08]).astype(np.float64)
+    return y_true, _scores(scores, n, rng), qid
+
+
+def _full_sort(monkeypatch):
+    """Switch the selection off: no head leaves out enough rows to pay."""
+    monkeypatch.setattr(_sort, "_MIN_LEFT_OUT_SHARE", 0)
+
+
+def _both(monkeypatch, call):
+    """``call()`` on the selection path, then on the full sort: values or error messages."""
+
+    def outcome():
+        try:
+            return call()
+        except ValueError as error:
+            return str(error)
+
+    selected = outcome()
+    with monkeypatch.context() as patch:
+        _full_sort(patch)
+        full = outcome()
+    return selected, full
+
+
+def _assert_same(selected, full, names):
+    if isinstance(full, str) or isinstance(selected, str):
+        assert selected == full
+        return
+    for name in names:
+        a, b = np.asarray(selected[name]), np.asarray(full[name])
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True), name
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("layout", ["interleaved", "grouped", "strings", "short"])
+@pytest.mark.parametrize("scores", ["continuous", "tie-heavy", "float32", "int64", "uint8"])
+def test_selection_gives_the_full_sorts_values(monkeypatch, scores, layout, ties):
+    rng = np.random.default_rng([len(scores), len(layout), len(ties)])
+    y_true, y_score, qid = _data(scores, layout, rng)
+    names = [m.format(k=k) for k in (1, 5, 20) for m in HEAD_METRICS]
+    selected, full = _both(
+        monkeypatch,
+        lambda: evaluate(y_true, y_score, qid=qid, metrics=names, ties=ties, average=None),
+    )
+    _assert_same(selected, full, names)
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("scores", ["continuous", "tie-heavy"])
+def test_err_and_its_tie_error_are_the_full_sorts(monkeypatch, scores, ties):
+    """ERR under ``ties="average"`` refuses mixed tie blocks: the same message either way."""
+    rng = np.random.default_rng(7)
+    y_true, y_score, qid = _data(scores, "interleaved", rng)
+    names = ["err@10", "ndcg@10"]
+    selected, full = _both(
+        monkeypatch,
+        lambda: evaluate(y_true, y_score, qid=qid, metrics=names, ties=ties, average=None),
+    )
+    _assert_same(selected, full, names)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"gain": "linear"},
+        {"relevance_level": 2},
+        {"n_relevant": "given"},
+        {"sample_weight": "per query"},
+        {"labels": "huge"},  # gains scaled per query: the whole lists are ranked
+        {"labels": "many values"},  # no label histogram: the whole lists are ranked
+    ],
+    ids=lambda options: "-".join(f"{k}={v}" for k, v in options.items()),
+)
+@pytest.mark.parametrize("ties", ["average", "first"])
+def test_selection_under_options(monkeypatch, options, ties):
+    rng = np.random.default_rng(3)
+    y_true, y_score, qid = _data("tie-heavy", "interleaved", rng)
+    options = dict(options)
+    labels = options.pop("labels", None)
+    if labels == "huge":
+        y_true = y_true * 400.0
+    elif labels == "many values":
+        y_true = rng.integers(0, 100_000, y_true.shape[0]) / 1000.0
+    if options.get("n_relevant") == "given":
+        options["n_relevant"] = {int(q): int(rng.integers(20, 30)) for q in np.unique(qid)}
+    if options.get("sample_weight") == "per query":
+        options["sample_weight"] = (qid % 3 + 1).astype(np.float64)
+    names = [m.format(k=10) for m in HEAD_METRICS]
+    if labels is not None:
+        names = [name for name in names if not name.startswith(("rbp", "gm_map"))]
+    selected, full = _both(
+        monkeypatch,
+        lambda: evaluate(
+            y_true, y_score, qid=qid, metrics=names, ties=ties, average=None, **options
+        ),
+    )
+    _assert_same(selected, full, names)
+
+
+@pytest.mark.parametrize("ties", TIES)
+def test_dense_2d_input(monkeypatch, ties):
+    rng = np.random.default_rng(11)
+    y_true = rng.choice(4, size=(40, 90), p=[0.6, 0.2, 0.1, 0.1])
+    y_score = np.floor(rng.random((40, 90)) * 30)
+    names = ["ndcg@5", "map@10", "recall@10", "mrr@3"]
+    selected, full = _both(
+        monkeypatch,
+        lambda: evaluate(y_true, y_score, metrics=names, ties=ties, average=None),
+    )
+    _assert_same(selected, full, names)
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("scores", ["continuous", "tie-heavy", "uint8"])
+def test_rank_heads_sorts_each_querys_head_only(scores, ties):
+    """Each query's head is the start of the full ranking, its tie block at the cut whole."""
+    rng = np.random.default_rng(5)
+    y_true, y_score, qid = _data(scores, "interleaved", rng)
+    n_queries, k = int(qid.max()) + 1, 10
+    order, _, head_sizes = rank_heads(y_score, y_true, qid, n_queries, ties, k)
+    assert order.shape[0] == head_sizes.sum() < y_score.shape[0]
+    label_key = {"optimistic": -y_true, "pessimistic": y_true}.get(ties, np.zeros_like(y_true))
+    full = np.lexsort((np.arange(qid.shape[0]), label_key, -y_score.astype(np.float64), qid))
+    sizes = np.bincount(qid, minlength=n_queries)
+    starts = np.cumsum(sizes) - sizes
+    head_starts = np.cumsum(head_sizes) - head_sizes
+    for q in range(n_queries):
+        head = order[head_starts[q] : head_starts[q] + head_sizes[q]]
+        assert np.array_equal(head, full[starts[q] : starts[q] + head_sizes[q]])
+        assert head_sizes[q] >= min(k, sizes[q])
+        scores_q = y_score[qid == q]
+        if head_sizes[q] < sizes[q]:  # the rows left out score below every head row
+            assert scores_q[~np.isin(np.flatnonzero(qid == q), head)].max() < y_score[head].min()
+
+
+@pytest.mark.parametrize("ignore_ties", [False, True])
+def test_metric_functions(monkeypatch, ignore_ties):
+    """The metric functions run the plain evaluation too (``ignore_ties``: scikit-learn's order)."""
+    rng = np.random.default_rng(13)
+    y_true, y_score, qid = _data("tie-heavy", "interleaved", rng)
+    selected, full = _both(
+        monkeypatch,
+        lambda: {
+            "ndcg": ndcg_score(y_true, y_score, qid=qid, k=5, ignore_ties=ignore_ties,
+                               average=None),
+            "dcg": dcg_score(y_true, y_score, qid=qid, k=5, ignore_ties=ignore_ties,
+                             average=None),
+        },  # fmt: skip
+    )
+    _assert_same(selected, full, ["ndcg", "dcg"])
