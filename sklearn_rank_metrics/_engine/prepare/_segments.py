@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from ._arrays import BLOCK, run_starts
-from ._sort import rank_order, score_keys
+from ._sort import count_per_query, rank_order, score_keys
 
 
 def segment_ranks(lengths):
@@ -161,14 +161,6 @@ class LabelHistogram:
         """Per query: the code of its largest label."""
         present = self.counts[:, ::-1] > 0
         return self.counts.shape[1] - 1 - np.argmax(present, axis=1)
-
-
-def count_per_query(query_codes, n_queries):
-    """Documents per query, counted block by block (no full-size intp copy)."""
-    counts = np.zeros(n_queries, dtype=np.int64)
-    for start in range(0, query_codes.shape[0], BLOCK):
-        counts += np.bincount(query_codes[start : start + BLOCK], minlength=n_queries)
-    return counts
 
 
 class _Head:

@@ -33,6 +33,8 @@ Work is in place or block by block: the peak is about two int64 arrays of
 the input's length.
 """
 
+import math
+
 import numpy as np
 
 from ._arrays import BLOCK, row_blocks, run_starts
@@ -416,10 +418,19 @@ def rank_order(
 
 
 # Selecting each query's head pays when the lists hold at least one row in
-# this many beyond their cutoff (0: never); each query's cutoff is bounded
-# from this many cells per position of the cut.
+# this many beyond their cutoff (0: never). A query's cutoff is bounded from
+# about this many cells per position of the cut (a power of two, at most one
+# cell per row overall: the table stays small enough to be read fast).
 _MIN_LEFT_OUT_SHARE = 4
-_CELLS_PER_CUT = 4
+_CELLS_PER_CUT = 1.5
+
+
+def count_per_query(query_codes, n_queries):
+    """Documents per query, counted block by block (no full-size intp copy)."""
+    counts = np.zeros(n_queries, dtype=np.int64)
+    for start in range(0, query_codes.shape[0], BLOCK):
+        counts += np.bincount(query_codes[start : start + BLOCK], minlength=n_queries)
+    return counts
 
 
 def _lowest(dtype):
@@ -429,38 +440,64 @@ def _lowest(dtype):
     return False if dtype.kind == "b" else np.iinfo(dtype).min
 
 
-def head_bounds(y_score, query_codes, sizes, cutoff):
-    """Per query a score at most its ``cutoff``-th largest, or None when that would not pay.
+def _table_rows(query_codes, n_queries, cutoff):
+    """``(table row of each query, n_rows)`` for :func:`head_bounds`, or None if it would not pay.
+
+    Where the lists average at least twice the cutoff, every query has a
+    row; otherwise only the queries longer than the cutoff (the others
+    share a last row, never read), and None when they hold too few rows
+    beyond it.
+    """
+    n = query_codes.shape[0]
+    if not _MIN_LEFT_OUT_SHARE:
+        return None
+    if n >= 2 * cutoff * n_queries:
+        return np.arange(n_queries, dtype=np.int64), n_queries
+    sizes = count_per_query(query_codes, n_queries)
+    long_lists = sizes > cutoff
+    n_long = int(np.count_nonzero(long_lists))
+    beyond = int(sizes[long_lists].sum()) - n_long * cutoff
+    if not n_long or beyond * _MIN_LEFT_OUT_SHARE < n:
+        return None
+    rows = np.full(n_queries, n_long, dtype=np.int64)
+    rows[long_lists] = np.arange(n_long)
+    return rows, n_long + 1
+
+
+def head_bounds(y_score, query_codes, n_queries, cutoff):
+    """Per query a score at most its ``cutoff``-th largest, or None where that would not pay.
 
     A query's rows are dealt into ``m >= cutoff`` cells by row index (row
     modulo ``m``); the ``cutoff`` largest cell maxima are the scores of
     ``cutoff`` different rows, so the ``cutoff``-th largest of them is at
     most the query's ``cutoff``-th largest score (the lowest value where
-    fewer than ``cutoff`` cells hold a row, and for a query of at most
-    ``cutoff`` rows). Linear time: one ``maximum.at`` over the rows, one
-    partition of the (queries x cells) table, which holds at most about as
-    many cells as there are rows. None when the queries longer than
-    ``cutoff`` hold too few rows beyond it for a selection to pay.
+    fewer than ``cutoff`` cells hold a row, as in a query of fewer rows).
+    Linear time: one ``maximum.at`` over the rows and one partition of the
+    (queries x cells) table, which holds at most about one cell per row.
     """
-    n, n_queries = y_score.shape[0], sizes.shape[0]
-    long_lists = sizes > cutoff
-    n_long = int(np.count_nonzero(long_lists))
-    beyond = int(sizes[long_lists].sum()) - n_long * cutoff
-    if not n_long or not _MIN_LEFT_OUT_SHARE or beyond * _MIN_LEFT_OUT_SHARE < n:
+    n = y_score.shape[0]
+    table_rows = _table_rows(query_codes, n_queries, cutoff)
+    if table_rows is None:
         return None
-    n_cells = max(cutoff, min(_CELLS_PER_CUT * cutoff, n // n_long))
-    slot = np.full(n_queries, n_long, dtype=np.int64)  # short lists: a last, unread row
-    slot[long_lists] = np.arange(n_long)
+    slot, n_slots = table_rows
+    n_cells = 1 << math.ceil(math.log2(_CELLS_PER_CUT * cutoff))
+    n_cells = max(cutoff, min(n_cells, n // n_slots))
+    slot *= n_cells
+    pattern = np.arange(BLOCK + n_cells, dtype=np.int64) % n_cells
     lowest = _lowest(y_score.dtype)
-    table = np.full((n_long + 1) * n_cells, lowest, dtype=y_score.dtype)
+    table = np.full(n_slots * n_cells, lowest, dtype=y_score.dtype)
     for start, stop in row_blocks(n):
-        cell = np.take(slot, query_codes[start:stop])
-        cell *= n_cells
-        cell += np.arange(start, stop, dtype=np.int64) % n_cells
+        cell = slot[query_codes[start:stop]]  # indexing: no intp copy of int32 codes
+        shift = start % n_cells
+        cell += pattern[shift : shift + stop - start]
         np.maximum.at(table, cell, y_score[start:stop])
-    table = table.reshape(n_long + 1, n_cells)[:n_long]
+    table = table.reshape(n_slots, n_cells)
+    kth = np.partition(table, n_cells - cutoff, axis=1)[:, n_cells - cutoff]
+    if n_slots == n_queries and slot[-1] == (n_queries - 1) * n_cells:
+        return kth  # every query its own row
     bounds = np.full(n_queries, lowest, dtype=y_score.dtype)
-    bounds[long_lists] = np.partition(table, n_cells - cutoff, axis=1)[:, n_cells - cutoff]
+    long_lists = slot < (n_slots - 1) * n_cells
+    bounds[long_lists] = kth[slot[long_lists] // n_cells]
     return bounds
 
 
@@ -468,7 +505,7 @@ def _head_rows(y_score, query_codes, bounds):
     """The rows whose score is at least their query's bound, in row order."""
     found = []
     for start, stop in row_blocks(y_score.shape[0]):
-        kept = y_score[start:stop] >= np.take(bounds, query_codes[start:stop])
+        kept = y_score[start:stop] >= bounds[query_codes[start:stop]]
         found.append(np.flatnonzero(kept) + start)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
@@ -492,10 +529,7 @@ def rank_heads(
     ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
     if ranked is not None:
         return ranked
-    sizes = np.zeros(n_queries, dtype=np.int64)
-    for start, stop in row_blocks(query_codes.shape[0]):
-        sizes += np.bincount(query_codes[start:stop], minlength=n_queries)
-    bounds = head_bounds(y_score, query_codes, sizes, cutoff) if n_queries else None
+    bounds = head_bounds(y_score, query_codes, n_queries, cutoff) if n_queries else None
     if bounds is None:
         return rank_order(
             y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range
@@ -503,7 +537,7 @@ def rank_heads(
     rows = _head_rows(y_score, query_codes, bounds)
     codes = query_codes[rows]
     order, tie_free = rank_order(y_score[rows], y_true[rows], codes, n_queries, ties)
-    head_sizes = np.bincount(codes, minlength=n_queries).astype(np.int64)
+    head_sizes = count_per_query(codes, n_queries)
     return rows if order is None else rows[order], tie_free, head_sizes
 
 
