@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from sklearn_rank_metrics import dcg_score, evaluate, ndcg_score
-from sklearn_rank_metrics._engine.prepare import _sort
-from sklearn_rank_metrics._engine.prepare._sort import rank_heads
+from sklearn_rank_metrics._engine.prepare import _select
+from sklearn_rank_metrics._engine.prepare._select import rank_heads
 
 HEAD_METRICS = [
     "ndcg@{k}", "dcg@{k}", "cg@{k}", "mrr@{k}", "map@{k}", "gm_map@{k}", "precision@{k}",
@@ -50,7 +50,7 @@ def _data(scores, layout, rng, n_queries=60):
 
 def _full_sort(monkeypatch):
     """Switch the selection off: no head leaves out enough rows to pay."""
-    monkeypatch.setattr(_sort, "_MIN_LEFT_OUT_SHARE", 0)
+    monkeypatch.setattr(_select, "_MIN_LEFT_OUT_SHARE", 0)
 
 
 def _both(monkeypatch, call):

@@ -16,7 +16,8 @@ import numpy as np
 
 from ._labels import code_labels
 from ._segments import RankedQueries
-from ._sort import argsort_scores, rank_heads, rank_order
+from ._select import rank_heads
+from ._sort import argsort_scores, rank_order
 from ._validation import RankingInput, check_n_relevant, check_ranking_input
 
 
@@ -63,7 +64,7 @@ class Prepared:
         The validated arrays and query codes.
     ranking : concurrent.futures.Future
         Resolves to :func:`~._sort.rank_order`'s ``(order, tie_free)``, or
-        to :func:`~._sort.rank_heads`' result (see :func:`start_sort`).
+        to :func:`~._select.rank_heads`' result (see :func:`start_sort`).
     ties : str
         How tied documents are ranked ("first" under ``ignore_ties``).
     n_relevant : ndarray of shape (n_queries,) or None
@@ -97,7 +98,7 @@ def start_sort(data, ties, pool=None, cutoff=None):
     """A future of :func:`~._sort.rank_order` of ``data`` (in ``pool`` where there is one).
 
     ``cutoff``: where every measure of the call reads only each list's top
-    ``cutoff`` (and order-free totals), :func:`~._sort.rank_heads` instead,
+    ``cutoff`` (and order-free totals), :func:`~._select.rank_heads` instead,
     which may rank the heads only.
     """
     arguments = dict(

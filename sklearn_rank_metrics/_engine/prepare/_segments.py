@@ -27,7 +27,8 @@ from functools import cached_property
 import numpy as np
 
 from ._arrays import BLOCK, run_starts
-from ._sort import count_per_query, rank_order, score_keys
+from ._select import count_per_query
+from ._sort import rank_order, score_keys
 
 
 def segment_ranks(lengths):
@@ -337,7 +338,7 @@ class RankedQueries:
     ranking : concurrent.futures.Future
         Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`
         (``order`` None: the rows in their order), or to ``(order,
-        tie_free, head_sizes)`` from :func:`~._sort.rank_heads`.
+        tie_free, head_sizes)`` from :func:`~._select.rank_heads`.
     ties : {"average", "optimistic", "pessimistic", "first"}
 
     Attributes
