@@ -41,28 +41,28 @@ def _lowest(dtype):
     return False if dtype.kind == "b" else np.iinfo(dtype).min
 
 
-def _table_rows(query_codes, n_queries, cutoff):
-    """``(table row of each query, n_rows)`` for :func:`head_bounds`, or None if it would not pay.
+def _table_columns(query_codes, n_queries, cutoff):
+    """``(column of each query or None, n_columns)`` for :func:`head_bounds`; None: no pay.
 
-    Where the lists average at least twice the cutoff, every query has a
-    row; otherwise only the queries longer than the cutoff (the others
-    share a last row, never read), and None when they hold too few rows
-    beyond it.
+    Where the lists average at least twice the cutoff, every query is a
+    column (None: the query codes); otherwise only the queries longer than
+    the cutoff are (the others share a last column, never read), and None
+    when they hold too few rows beyond it for a selection to pay.
     """
     n = query_codes.shape[0]
     if not _MIN_LEFT_OUT_SHARE:
         return None
     if n >= 2 * cutoff * n_queries:
-        return np.arange(n_queries, dtype=np.int64), n_queries
+        return None, n_queries
     sizes = count_per_query(query_codes, n_queries)
     long_lists = sizes > cutoff
     n_long = int(np.count_nonzero(long_lists))
     beyond = int(sizes[long_lists].sum()) - n_long * cutoff
     if not n_long or beyond * _MIN_LEFT_OUT_SHARE < n:
         return None
-    rows = np.full(n_queries, n_long, dtype=np.int64)
-    rows[long_lists] = np.arange(n_long)
-    return rows, n_long + 1
+    columns = np.full(n_queries, n_long, dtype=np.int64)
+    columns[long_lists] = np.arange(n_long)
+    return columns, n_long + 1
 
 
 def head_bounds(y_score, query_codes, n_queries, cutoff):
@@ -74,31 +74,32 @@ def head_bounds(y_score, query_codes, n_queries, cutoff):
     most the query's ``cutoff``-th largest score (the lowest value where
     fewer than ``cutoff`` cells hold a row, as in a query of fewer rows).
     Linear time: one ``maximum.at`` over the rows and one partition of the
-    (queries x cells) table, which holds at most about one cell per row.
+    (cells x queries) table, which holds at most about one cell per row.
     """
     n = y_score.shape[0]
-    table_rows = _table_rows(query_codes, n_queries, cutoff)
-    if table_rows is None:
+    found = _table_columns(query_codes, n_queries, cutoff)
+    if found is None:
         return None
-    slot, n_slots = table_rows
+    columns, n_columns = found
     n_cells = 1 << math.ceil(math.log2(_CELLS_PER_CUT * cutoff))
-    n_cells = max(cutoff, min(n_cells, n // n_slots))
-    slot *= n_cells
-    pattern = np.arange(BLOCK + n_cells, dtype=np.int64) % n_cells
+    n_cells = max(cutoff, min(n_cells, n // n_columns))
+    # Row r of a block starting at s is in cell (s + r) % n_cells: its table
+    # row's offset, read off a pattern at the block's phase.
+    pattern = np.arange(BLOCK + n_cells, dtype=np.int64) % n_cells * n_columns
     lowest = _lowest(y_score.dtype)
-    table = np.full(n_slots * n_cells, lowest, dtype=y_score.dtype)
+    table = np.full(n_cells * n_columns, lowest, dtype=y_score.dtype)
     for start, stop in row_blocks(n):
-        cell = slot[query_codes[start:stop]]  # indexing: no intp copy of int32 codes
-        shift = start % n_cells
-        cell += pattern[shift : shift + stop - start]
+        codes = query_codes[start:stop]
+        phase = start % n_cells
+        cell = pattern[phase : phase + stop - start] + (codes if columns is None else columns[codes])
         np.maximum.at(table, cell, y_score[start:stop])
-    table = table.reshape(n_slots, n_cells)
+    table = table.reshape(n_cells, n_columns).T.copy()  # a query's cells contiguous
     kth = np.partition(table, n_cells - cutoff, axis=1)[:, n_cells - cutoff]
-    if n_slots == n_queries and slot[-1] == (n_queries - 1) * n_cells:
-        return kth  # every query its own row
+    if columns is None:
+        return kth
     bounds = np.full(n_queries, lowest, dtype=y_score.dtype)
-    long_lists = slot < (n_slots - 1) * n_cells
-    bounds[long_lists] = kth[slot[long_lists] // n_cells]
+    long_lists = columns < n_columns - 1
+    bounds[long_lists] = kth[columns[long_lists]]
     return bounds
 
 
