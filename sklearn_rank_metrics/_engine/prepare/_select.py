@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ._arrays import BLOCK, row_blocks
-from ._sort import _rank_ranked_runs, rank_order
+from ._sort import rank_order, rank_ranked_runs, sort_rows
 
 # Selecting each query's head pays when the lists hold at least one row in
 # this many beyond their cutoff (0: never). A query's cutoff is bounded from
@@ -128,12 +128,12 @@ def rank_heads(
     already, few rows beyond the cutoffs), :func:`rank_order`'s
     ``(order, tie_free)`` of every row.
     """
-    ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
+    ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
     if ranked is not None:
         return ranked
     bounds = head_bounds(y_score, query_codes, n_queries, cutoff) if n_queries else None
     if bounds is None:
-        return rank_order(
+        return sort_rows(
             y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range
         )
     rows = _head_rows(y_score, query_codes, bounds)

@@ -27,7 +27,7 @@ No sort at all when the rows come ranked already: each query one run of
 rows, scores non-increasing along it (a TREC run as trec_eval orders it,
 most learning-to-rank files written by rank). Two comparisons of neighbours
 find that; the order is then the runs taken in query order
-(:func:`_rank_ranked_runs`).
+(:func:`rank_ranked_runs`).
 
 Work is in place or block by block: the peak is about two int64 arrays of
 the input's length.
@@ -337,7 +337,7 @@ def tied_neighbours(y_score, query_codes):
     return np.concatenate(found)
 
 
-def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
+def rank_ranked_runs(y_score, query_codes, n_queries, ties):
     """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
 
     The order is then the runs (:func:`ranked_runs`) in query-code order,
@@ -394,9 +394,14 @@ def rank_order(
         True guarantees that no two documents of one query have equal
         scores (False means they may).
     """
-    ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
+    ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
     if ranked is not None:
         return ranked
+    return sort_rows(y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range)
+
+
+def sort_rows(y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range):
+    """:func:`rank_order` of rows not ranked already: packed-key sorts (see the module)."""
     n = y_score.shape[0]
     keys_from_to = key_range(y_score if score_range is None else np.array(score_range, y_score.dtype))
     ranked = _rank_in_one_sort(y_score, y_true, query_codes, n_queries, None, ties, keys_from_to)
