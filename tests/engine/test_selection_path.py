@@ -12,6 +12,7 @@ import pytest
 from sklearn_rank_metrics import dcg_score, evaluate, ndcg_score
 from sklearn_rank_metrics._engine.prepare import _select
 from sklearn_rank_metrics._engine.prepare._select import rank_heads
+from sklearn_rank_metrics._engine.prepare._sort import rank_order
 
 HEAD_METRICS = [
     "ndcg@{k}", "dcg@{k}", "cg@{k}", "mrr@{k}", "map@{k}", "gm_map@{k}", "precision@{k}",
@@ -33,19 +34,23 @@ def _scores(kind, n, rng):
 
 
 def _data(scores, layout, rng, n_queries=60):
-    """Labels 0-3, ``scores``, query ids: interleaved, grouped, strings, lists shorter than k."""
+    """Labels 0-3, ``scores``, query ids: interleaved, grouped, ranked, strings, short lists."""
     sizes = rng.integers(1, 80, n_queries)
     if layout == "short":  # most lists shorter than the cutoffs
         sizes = rng.integers(1, 12, n_queries)
         sizes[:5] = 70
     qid = np.repeat(np.arange(n_queries), sizes)
-    if layout != "grouped":
+    if layout not in ("grouped", "ranked"):
         qid = rng.permutation(qid)
     if layout == "strings":
         qid = np.array([f"q{q:03d}" for q in range(n_queries)])[qid]
     n = qid.shape[0]
     y_true = rng.choice(4, size=n, p=[0.55, 0.25, 0.12, 0.08]).astype(np.float64)
-    return y_true, _scores(scores, n, rng), qid
+    y_score = _scores(scores, n, rng)
+    if layout == "ranked":  # each query's rows by descending score, as a run file is
+        order = np.lexsort((-y_score.astype(np.float64), qid))
+        return y_true[order], y_score[order], qid[order]
+    return y_true, y_score, qid
 
 
 def _full_sort(monkeypatch):
@@ -79,7 +84,7 @@ def _assert_same(selected, full, names):
 
 
 @pytest.mark.parametrize("ties", TIES)
-@pytest.mark.parametrize("layout", ["interleaved", "grouped", "strings", "short"])
+@pytest.mark.parametrize("layout", ["interleaved", "grouped", "ranked", "strings", "short"])
 @pytest.mark.parametrize("scores", ["continuous", "tie-heavy", "float32", "int64", "uint8"])
 def test_selection_gives_the_full_sorts_values(monkeypatch, scores, layout, ties):
     rng = np.random.default_rng([len(scores), len(layout), len(ties)])
@@ -158,11 +163,16 @@ def test_dense_2d_input(monkeypatch, ties):
 
 
 @pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("layout", ["interleaved", "grouped", "ranked"])
 @pytest.mark.parametrize("scores", ["continuous", "tie-heavy", "uint8"])
-def test_rank_heads_sorts_each_querys_head_only(scores, ties):
-    """Each query's head is the start of the full ranking, its tie block at the cut whole."""
+def test_rank_heads_ranks_each_querys_head_only(scores, layout, ties):
+    """Each query's head is the start of the full ranking, its tie block at the cut whole.
+
+    Grouped rows are selected (only rows above a bound are sorted), interleaved
+    ones sorted and cut.
+    """
     rng = np.random.default_rng(5)
-    y_true, y_score, qid = _data(scores, "interleaved", rng)
+    y_true, y_score, qid = _data(scores, layout, rng)
     n_queries, k = int(qid.max()) + 1, 10
     order, _, head_sizes = rank_heads(y_score, y_true, qid, n_queries, ties, k)
     assert order.shape[0] == head_sizes.sum() < y_score.shape[0]
@@ -195,3 +205,26 @@ def test_metric_functions(monkeypatch, ignore_ties):
         },  # fmt: skip
     )
     _assert_same(selected, full, ["ndcg", "dcg"])
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("values", ["whole numbers", "halves", "one not round"])
+def test_sort_of_round_scores_is_the_lexsort(values, ties):
+    """Scores whose truncated keys lose no bit are ranked without re-checking collisions.
+
+    Few round values (whole numbers stored as floats: tie-heavy scores) leave
+    the bits the packed keys drop all zero; one other value makes the keys
+    lossy again. Either way the order is the specification's lexsort.
+    """
+    rng = np.random.default_rng(17)
+    n, n_queries = 5000, 40
+    qid = rng.integers(0, n_queries, n)
+    y_true = rng.integers(0, 3, n).astype(np.float64)
+    y_score = rng.integers(-3, 1000, n).astype(np.float64)
+    if values == "halves":
+        y_score /= 2
+    elif values == "one not round":
+        y_score[7] = 0.1
+    order, _ = rank_order(y_score, y_true, qid, n_queries, ties)
+    label_key = {"optimistic": -y_true, "pessimistic": y_true}.get(ties, np.zeros(n))
+    assert np.array_equal(order, np.lexsort((np.arange(n), label_key, -y_score, qid)))

@@ -1,25 +1,30 @@
-"""The selection path: each query's head ranked, without sorting the rest of its list.
+"""Each query's head ranked, the rest of its list left out: when every measure is cut at k.
 
 Where every measure of a call reads only the top ``k`` of each list (with
 the whole tie block at the cut) and order-free totals (see
-``spec/_heads.py``), the rows below each query's head are never read. So
-:func:`rank_heads` bounds each query's ``k``-th largest score from below in
-linear time (:func:`head_bounds`), keeps the rows scored at least that
-bound, and sorts only those with :func:`~._sort.rank_order`: each query's
-head, exactly the start of its full ranking, ties at the cut included. The
-order-free totals come from the label histogram, which counts every row
-(``_segments.RankedQueries``).
+``spec/_heads.py``), the rows below each query's head are never read, and
+the chunk pass need not read them either. :func:`rank_heads` returns each
+query's head only, exactly the start of its full ranking, ties at the cut
+included; the order-free totals come from the label histogram, which
+counts every row (``_segments.RankedQueries``). Two ways, by the layout:
+
+- rows grouped by query: a *selection*. Each query's ``k``-th largest
+  score is bounded from below in linear time (:func:`head_bounds`), and
+  only the rows scored at least that bound are sorted;
+- rows of queries interleaved: there the bound's two passes of scattered
+  reads cost more than the packed-key sort of every row, which is kept;
+  each query's ranking is then cut after its head (:func:`cut_after_heads`).
 """
 
 import math
 
 import numpy as np
 
-from ._arrays import BLOCK, row_blocks
+from ._arrays import BLOCK, row_blocks, run_starts
 from ._sort import rank_order, rank_ranked_runs, sort_rows
 
-# Selecting each query's head pays when the lists hold at least one row in
-# this many beyond their cutoff (0: never). A query's cutoff is bounded from
+# Leaving the rows below the heads out pays when the lists hold at least one
+# row in this many beyond their cutoff (0: never). A query's cutoff is bounded from
 # about this many cells per position of the cut (a power of two, at most one
 # cell per row overall: the table stays small enough to be read fast).
 _MIN_LEFT_OUT_SHARE = 4
@@ -41,32 +46,31 @@ def _lowest(dtype):
     return False if dtype.kind == "b" else np.iinfo(dtype).min
 
 
-def _table_columns(query_codes, n_queries, cutoff):
-    """``(column of each query or None, n_columns)`` for :func:`head_bounds`; None: no pay.
+def _pays(sizes, cutoff):
+    """Whether lists of ``sizes`` hold enough rows beyond ``cutoff`` to leave them out."""
+    beyond = int(np.maximum(sizes - cutoff, 0).sum())
+    return bool(_MIN_LEFT_OUT_SHARE) and beyond * _MIN_LEFT_OUT_SHARE >= int(sizes.sum())
+
+
+def _table_columns(sizes, cutoff):
+    """``(column of each query, n_columns)`` for :func:`head_bounds`.
 
     Where the lists average at least twice the cutoff, every query is a
     column (None: the query codes); otherwise only the queries longer than
-    the cutoff are (the others share a last column, never read), and None
-    when they hold too few rows beyond it for a selection to pay.
+    the cutoff are, the others sharing a last column, never read.
     """
-    n = query_codes.shape[0]
-    if not _MIN_LEFT_OUT_SHARE:
-        return None
-    if n >= 2 * cutoff * n_queries:
+    n_queries = sizes.shape[0]
+    if sizes.sum() >= 2 * cutoff * n_queries:
         return None, n_queries
-    sizes = count_per_query(query_codes, n_queries)
     long_lists = sizes > cutoff
     n_long = int(np.count_nonzero(long_lists))
-    beyond = int(sizes[long_lists].sum()) - n_long * cutoff
-    if not n_long or beyond * _MIN_LEFT_OUT_SHARE < n:
-        return None
     columns = np.full(n_queries, n_long, dtype=np.int64)
     columns[long_lists] = np.arange(n_long)
     return columns, n_long + 1
 
 
-def head_bounds(y_score, query_codes, n_queries, cutoff):
-    """Per query a score at most its ``cutoff``-th largest, or None where that would not pay.
+def head_bounds(y_score, query_codes, sizes, cutoff):
+    """Per query a score at most its ``cutoff``-th largest (``sizes``: rows per query).
 
     A query's rows are dealt into ``m >= cutoff`` cells by row index (row
     modulo ``m``); the ``cutoff`` largest cell maxima are the scores of
@@ -76,11 +80,8 @@ def head_bounds(y_score, query_codes, n_queries, cutoff):
     Linear time: one ``maximum.at`` over the rows and one partition of the
     (cells x queries) table, which holds at most about one cell per row.
     """
-    n = y_score.shape[0]
-    found = _table_columns(query_codes, n_queries, cutoff)
-    if found is None:
-        return None
-    columns, n_columns = found
+    n, n_queries = y_score.shape[0], sizes.shape[0]
+    columns, n_columns = _table_columns(sizes, cutoff)
     n_cells = 1 << math.ceil(math.log2(_CELLS_PER_CUT * cutoff))
     n_cells = max(cutoff, min(n_cells, n // n_columns))
     # Row r of a block starting at s is in cell (s + r) % n_cells: its table
@@ -112,32 +113,78 @@ def _head_rows(y_score, query_codes, bounds):
     return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
+def cut_after_heads(order, y_score, sizes, cutoff):
+    """``(order, head_sizes)``: a full ranking cut after each query's head.
+
+    ``order``: every row, query by query in code order (None: the rows as
+    they are), each query's rows ranked; ``sizes``: rows per query. A head
+    is the first ``cutoff`` rows and the rest of the block tied with the
+    ``cutoff``-th, whose end a binary search finds in every long list at
+    once (a few gathers of one value per query).
+    """
+    starts = np.cumsum(sizes) - sizes
+    heads = np.minimum(sizes, cutoff)
+    long_lists = np.flatnonzero(sizes > cutoff)
+
+    def ranked_scores(positions):
+        return y_score[positions if order is None else order[positions]]
+
+    first = starts[long_lists]
+    kth = ranked_scores(first + cutoff - 1)
+    low, high = np.full(long_lists.shape[0], cutoff), sizes[long_lists]
+    searching = np.flatnonzero(low < high)
+    while searching.shape[0]:  # the first position not tied with the k-th (scores never rise)
+        middle = (low[searching] + high[searching]) // 2
+        tied = ranked_scores(first[searching] + middle) == kth[searching]
+        low[searching] = np.where(tied, middle + 1, low[searching])
+        high[searching] = np.where(tied, high[searching], middle)
+        searching = searching[low[searching] < high[searching]]
+    heads[long_lists] = low
+    kept = np.arange(int(heads.sum()), dtype=np.int64)
+    kept += np.repeat(starts - (np.cumsum(heads) - heads), heads)
+    return (kept if order is None else order[kept]), heads
+
+
+def _select_heads(y_score, y_true, query_codes, sizes, ties, cutoff):
+    """``(order, tie_free, head_sizes)`` of the rows scored at least :func:`head_bounds`."""
+    bounds = head_bounds(y_score, query_codes, sizes, cutoff)
+    rows = _head_rows(y_score, query_codes, bounds)
+    codes = query_codes[rows]
+    order, tie_free = rank_order(y_score[rows], y_true[rows], codes, sizes.shape[0], ties)
+    head_sizes = count_per_query(codes, sizes.shape[0])
+    return rows if order is None else rows[order], tie_free, head_sizes
+
+
 def rank_heads(
     y_score, y_true, query_codes, n_queries, ties, cutoff, rows_are_queries=False, score_range=None
 ):
-    """:func:`rank_order` of each query's head only, where ``cutoff`` leaves out enough rows.
+    """:func:`~._sort.rank_order` of each query's head only, where ``cutoff`` leaves out enough.
 
-    The head of a query: its rows scored at least a bound at most its
-    ``cutoff``-th largest score (:func:`head_bounds`), so its top ``cutoff``
-    with the whole tie block at the cut, and possibly a few rows more. Those
-    rows, and only those, are sorted (by :func:`rank_order`, which keeps the
-    input order inside ties), so each query's head is exactly the start of
-    its full ranking. Returns ``(order, tie_free, head_sizes)``: ``order``
-    the heads' rows, query by query, and ``head_sizes`` how many rows each
-    query's head holds. Where a selection would not pay (rows ranked
-    already, few rows beyond the cutoffs), :func:`rank_order`'s
-    ``(order, tie_free)`` of every row.
+    The head of a query: its top ``cutoff`` rows with the whole tie block at
+    the cut, in the order of the full ranking (rows grouped by query: the
+    rows scored at least a bound at most the ``cutoff``-th largest score,
+    possibly a few more). Returns ``(order, tie_free, head_sizes)``:
+    ``order`` the heads' rows, query by query, ``head_sizes`` how many rows
+    each query's head holds. Where the lists hold too few rows beyond the
+    cutoff, :func:`~._sort.rank_order`'s ``(order, tie_free)`` of every row.
     """
     ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
-    if ranked is not None:
-        return ranked
-    bounds = head_bounds(y_score, query_codes, n_queries, cutoff) if n_queries else None
-    if bounds is None:
-        return sort_rows(
+    n = y_score.shape[0]
+    if ranked is None and rows_are_queries:
+        starts = np.arange(0, n, n // max(n_queries, 1), dtype=np.int64)
+    elif ranked is None:
+        starts = run_starts(query_codes, max_runs=n_queries)
+    if ranked is None and starts is not None and starts.shape[0] == n_queries:  # grouped
+        sizes = np.zeros(n_queries, dtype=np.int64)
+        sizes[query_codes[starts]] = np.diff(np.append(starts, n))
+        if _pays(sizes, cutoff):
+            return _select_heads(y_score, y_true, query_codes, sizes, ties, cutoff)
+    if ranked is None:
+        ranked = sort_rows(
             y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range
         )
-    rows = _head_rows(y_score, query_codes, bounds)
-    codes = query_codes[rows]
-    order, tie_free = rank_order(y_score[rows], y_true[rows], codes, n_queries, ties)
-    head_sizes = count_per_query(codes, n_queries)
-    return rows if order is None else rows[order], tie_free, head_sizes
+    sizes = count_per_query(query_codes, n_queries)
+    if not _pays(sizes, cutoff):
+        return ranked
+    order, head_sizes = cut_after_heads(ranked[0], y_score, sizes, cutoff)
+    return order, ranked[1], head_sizes

@@ -239,10 +239,14 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
     if score_bits < _MIN_PACKED_SCORE_BITS and span_bits > score_bits:
         return None
     shift = max(0, span_bits - score_bits)
+    dropped = np.uint64((1 << shift) - 1)
+    lossless = True  # no key lost a set bit to the shift: equal packed scores are equal
     packed = np.empty(n, dtype=np.int64)
     for start, stop in row_blocks(n):
         key = _score_key_block(y_score[start:stop]).view(np.uint64)
         key -= np.uint64(low % 2**64)  # modular: exact for differences < 2**64
+        if shift and lossless:  # e.g. few round values (whole numbers as floats)
+            lossless = not np.bitwise_and(key, dropped).any()
         key >>= np.uint64(shift)
         key <<= np.uint64(low_bits)
         key = key.view(np.int64)
@@ -254,7 +258,8 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
         packed[start:stop] = key
     packed.sort()
     collide = _collisions(packed, low_bits)
-    many = shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE
+    exact = not shift or lossless
+    many = not exact and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE
     low_mask = np.int64((1 << low_bits) - 1)
     if starts is None:
         packed &= low_mask
@@ -271,7 +276,7 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
     # no re-sort): too many collisions are those of different scores.
     if many and _unequal_neighbours(collide, packed, y_score, 0, n) > n // _MAX_COLLIDING_SHARE:
         return None
-    return _refine_collisions(collide, packed, y_score, y_true, ties, shift == 0)
+    return _refine_collisions(collide, packed, y_score, y_true, ties, exact)
 
 
 def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
