@@ -11,7 +11,7 @@ import pytest
 
 from sklearn_rank_metrics import dcg_score, evaluate, ndcg_score
 from sklearn_rank_metrics._engine.prepare import _select
-from sklearn_rank_metrics._engine.prepare._select import rank_heads
+from sklearn_rank_metrics._engine.prepare._select import cut_after_heads, rank_heads
 from sklearn_rank_metrics._engine.prepare._sort import rank_order
 
 HEAD_METRICS = [
@@ -174,11 +174,15 @@ def test_rank_heads_ranks_each_querys_head_only(scores, layout, ties):
     rng = np.random.default_rng(5)
     y_true, y_score, qid = _data(scores, layout, rng)
     n_queries, k = int(qid.max()) + 1, 10
-    order, _, head_sizes = rank_heads(y_score, y_true, qid, n_queries, ties, k)
+    sizes = np.bincount(qid, minlength=n_queries)
+    ranked = rank_heads(y_score, y_true, qid, n_queries, ties, k)
+    order, head_sizes = ranked.order, ranked.head_sizes
+    assert (head_sizes is None) == (layout != "grouped") or ties in ("optimistic", "pessimistic")
+    if head_sizes is None:  # every row ranked: cut after the heads
+        order, head_sizes = cut_after_heads(order, y_score, sizes, k)
     assert order.shape[0] == head_sizes.sum() < y_score.shape[0]
     label_key = {"optimistic": -y_true, "pessimistic": y_true}.get(ties, np.zeros_like(y_true))
     full = np.lexsort((np.arange(qid.shape[0]), label_key, -y_score.astype(np.float64), qid))
-    sizes = np.bincount(qid, minlength=n_queries)
     starts = np.cumsum(sizes) - sizes
     head_starts = np.cumsum(head_sizes) - head_sizes
     for q in range(n_queries):

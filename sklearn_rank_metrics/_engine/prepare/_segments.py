@@ -27,7 +27,7 @@ from functools import cached_property
 import numpy as np
 
 from ._arrays import BLOCK, run_starts
-from ._select import count_per_query
+from ._select import count_per_query, cut_after_heads, heads_pay
 from ._sort import rank_order, score_keys
 
 
@@ -337,8 +337,8 @@ class RankedQueries:
         The labels' codes into their distinct values (or None: per chunk).
     ranking : concurrent.futures.Future
         Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`
-        (``order`` None: the rows in their order), or to ``(order,
-        tie_free, head_sizes)`` from :func:`~._select.rank_heads`.
+        (``order`` None: the rows in their order), or to the
+        :class:`~._select.RankedHeads` of :func:`~._select.rank_heads`.
     ties : {"average", "optimistic", "pessimistic", "first"}
 
     Attributes
@@ -379,15 +379,19 @@ class RankedQueries:
         """``(order, tie_free, ranked_sizes, query_ptr)``, once the sort is done."""
         ranked = self._ranking.result()
         order, tie_free = ranked[:2]
-        sizes = ranked[2] if len(ranked) > 2 else None
-        if sizes is not None and (self._whole_lists or self.label_histogram is None):
-            data = self.input
-            order, tie_free = rank_order(
-                data.y_score, data.y_true, data.query_codes, data.n_queries, self.ties,
-                data.rows_are_queries, data.score_range,
-            )  # fmt: skip
-            sizes = None
-        sizes = self.query_sizes if sizes is None else sizes
+        sizes = self.query_sizes
+        if len(ranked) > 2:  # rank_heads: the heads, or every row to be cut after them
+            whole = self._whole_lists or self.label_histogram is None
+            if ranked.head_sizes is not None and whole:
+                data = self.input
+                order, tie_free = rank_order(
+                    data.y_score, data.y_true, data.query_codes, data.n_queries, self.ties,
+                    data.rows_are_queries, data.score_range,
+                )  # fmt: skip
+            elif ranked.head_sizes is not None:
+                sizes = ranked.head_sizes
+            elif not whole and heads_pay(sizes, ranked.cutoff):
+                order, sizes = cut_after_heads(order, self.input.y_score, sizes, ranked.cutoff)
         query_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
         np.cumsum(sizes, out=query_ptr[1:])
         return order, tie_free, sizes, query_ptr

@@ -13,10 +13,12 @@ counts every row (``_segments.RankedQueries``). Two ways, by the layout:
   only the rows scored at least that bound are sorted;
 - rows of queries interleaved: there the bound's two passes of scattered
   reads cost more than the packed-key sort of every row, which is kept;
-  each query's ranking is then cut after its head (:func:`cut_after_heads`).
+  the ranking is then cut after each head (:func:`cut_after_heads`, by
+  ``RankedQueries``, which knows the query sizes).
 """
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,7 +48,23 @@ def _lowest(dtype):
     return False if dtype.kind == "b" else np.iinfo(dtype).min
 
 
-def _pays(sizes, cutoff):
+class RankedHeads(NamedTuple):
+    """What :func:`rank_heads` returns: a ranking, of the heads or to be cut after them.
+
+    ``order`` and ``tie_free`` as :func:`~._sort.rank_order` returns them;
+    ``head_sizes``: how many rows each query's head holds, where ``order``
+    holds the heads only (a selection), else None: ``order`` ranks every
+    row, and may be cut after each head (:func:`cut_after_heads`, where
+    :func:`heads_pay`) by the caller, who knows the query sizes.
+    """
+
+    order: object
+    tie_free: bool
+    head_sizes: object
+    cutoff: int
+
+
+def heads_pay(sizes, cutoff):
     """Whether lists of ``sizes`` hold enough rows beyond ``cutoff`` to leave them out."""
     beyond = int(np.maximum(sizes - cutoff, 0).sum())
     return bool(_MIN_LEFT_OUT_SHARE) and beyond * _MIN_LEFT_OUT_SHARE >= int(sizes.sum())
@@ -119,8 +137,9 @@ def cut_after_heads(order, y_score, sizes, cutoff):
     ``order``: every row, query by query in code order (None: the rows as
     they are), each query's rows ranked; ``sizes``: rows per query. A head
     is the first ``cutoff`` rows and the rest of the block tied with the
-    ``cutoff``-th, whose end a binary search finds in every long list at
-    once (a few gathers of one value per query).
+    ``cutoff``-th, whose end a look past the cut, then a binary search
+    where the block goes on, finds in every long list at once (a few
+    gathers of one value per query).
     """
     starts = np.cumsum(sizes) - sizes
     heads = np.minimum(sizes, cutoff)
@@ -132,7 +151,10 @@ def cut_after_heads(order, y_score, sizes, cutoff):
     first = starts[long_lists]
     kth = ranked_scores(first + cutoff - 1)
     low, high = np.full(long_lists.shape[0], cutoff), sizes[long_lists]
-    searching = np.flatnonzero(low < high)
+    # Most blocks end at the cut: one look past it, then a search where they do not.
+    searching = np.flatnonzero(ranked_scores(first + cutoff) == kth)
+    low[searching] += 1
+    searching = searching[low[searching] < high[searching]]
     while searching.shape[0]:  # the first position not tied with the k-th (scores never rise)
         middle = (low[searching] + high[searching]) // 2
         tied = ranked_scores(first[searching] + middle) == kth[searching]
@@ -158,15 +180,16 @@ def _select_heads(y_score, y_true, query_codes, sizes, ties, cutoff):
 def rank_heads(
     y_score, y_true, query_codes, n_queries, ties, cutoff, rows_are_queries=False, score_range=None
 ):
-    """:func:`~._sort.rank_order` of each query's head only, where ``cutoff`` leaves out enough.
+    """:func:`~._sort.rank_order` of each query's head only, or of every row: :class:`RankedHeads`.
 
     The head of a query: its top ``cutoff`` rows with the whole tie block at
-    the cut, in the order of the full ranking (rows grouped by query: the
-    rows scored at least a bound at most the ``cutoff``-th largest score,
-    possibly a few more). Returns ``(order, tie_free, head_sizes)``:
-    ``order`` the heads' rows, query by query, ``head_sizes`` how many rows
-    each query's head holds. Where the lists hold too few rows beyond the
-    cutoff, :func:`~._sort.rank_order`'s ``(order, tie_free)`` of every row.
+    the cut, in the order of the full ranking. Rows grouped by query, where
+    the lists hold enough rows beyond the cutoff (:func:`heads_pay`), are
+    selected: only the rows scored at least a bound at most the
+    ``cutoff``-th largest score (:func:`head_bounds`) are sorted, which
+    makes each query's head and possibly a few rows more. Otherwise every
+    row is ranked (the packed-key sort, or none where the rows come ranked
+    already), for the caller to cut after the heads.
     """
     ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
     n = y_score.shape[0]
@@ -177,14 +200,11 @@ def rank_heads(
     if ranked is None and starts is not None and starts.shape[0] == n_queries:  # grouped
         sizes = np.zeros(n_queries, dtype=np.int64)
         sizes[query_codes[starts]] = np.diff(np.append(starts, n))
-        if _pays(sizes, cutoff):
-            return _select_heads(y_score, y_true, query_codes, sizes, ties, cutoff)
+        if heads_pay(sizes, cutoff):
+            return RankedHeads(*_select_heads(y_score, y_true, query_codes, sizes, ties, cutoff),
+                               cutoff)  # fmt: skip
     if ranked is None:
         ranked = sort_rows(
             y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range
         )
-    sizes = count_per_query(query_codes, n_queries)
-    if not _pays(sizes, cutoff):
-        return ranked
-    order, head_sizes = cut_after_heads(ranked[0], y_score, sizes, cutoff)
-    return order, ranked[1], head_sizes
+    return RankedHeads(*ranked, None, cutoff)
