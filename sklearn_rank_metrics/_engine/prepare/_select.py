@@ -67,7 +67,7 @@ class RankedHeads(NamedTuple):
 def heads_pay(sizes, cutoff):
     """Whether lists of ``sizes`` hold enough rows beyond ``cutoff`` to leave them out."""
     beyond = int(np.maximum(sizes - cutoff, 0).sum())
-    return bool(_MIN_LEFT_OUT_SHARE) and beyond * _MIN_LEFT_OUT_SHARE >= int(sizes.sum())
+    return bool(_MIN_LEFT_OUT_SHARE) and 0 < beyond * _MIN_LEFT_OUT_SHARE >= int(sizes.sum())
 
 
 def _table_columns(sizes, cutoff):
@@ -191,13 +191,15 @@ def rank_heads(
     row is ranked (the packed-key sort, or none where the rows come ranked
     already), for the caller to cut after the heads.
     """
-    ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
     n = y_score.shape[0]
-    if ranked is None and rows_are_queries:
+    if rows_are_queries:
         starts = np.arange(0, n, n // max(n_queries, 1), dtype=np.int64)
-    elif ranked is None:
+    else:
         starts = run_starts(query_codes, max_runs=n_queries)
-    if ranked is None and starts is not None and starts.shape[0] == n_queries:  # grouped
+    grouped = starts is not None and starts.shape[0] == n_queries
+    # Rows ranked already are grouped: interleaved ones need no second look.
+    ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties, starts) if grouped else None
+    if ranked is None and grouped:
         sizes = np.zeros(n_queries, dtype=np.int64)
         sizes[query_codes[starts]] = np.diff(np.append(starts, n))
         if heads_pay(sizes, cutoff):

@@ -306,7 +306,7 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     return by_query, tie_free
 
 
-def ranked_runs(y_score, query_codes, n_queries):
+def ranked_runs(y_score, query_codes, n_queries, starts=None):
     """``(starts, n_ties)`` when the rows come ranked already, else None.
 
     Ranked already: each of the ``n_queries`` queries the rows hold is one
@@ -314,9 +314,11 @@ def ranked_runs(y_score, query_codes, n_queries):
     ``n_ties`` counts the neighbours inside a run with equal scores.
     Neighbours are compared block by block, rises and ties counted; those
     at the first row of a query are not inside it and are subtracted.
+    ``starts``: the runs of ``query_codes`` where the caller found them.
     """
     n = y_score.shape[0]
-    starts = run_starts(query_codes, max_runs=n_queries)
+    if starts is None:
+        starts = run_starts(query_codes, max_runs=n_queries)
     if starts is None or starts.shape[0] != n_queries:
         return None  # some query in more than one run of rows
     rises = ties = 0
@@ -342,16 +344,17 @@ def tied_neighbours(y_score, query_codes):
     return np.concatenate(found)
 
 
-def rank_ranked_runs(y_score, query_codes, n_queries, ties):
+def rank_ranked_runs(y_score, query_codes, n_queries, ties, starts=None):
     """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
 
     The order is then the runs (:func:`ranked_runs`) in query-code order,
     each as it is (None when the runs are in that order: the rows as they
     are), which is what the stable sort gives under ``ties="first"`` and
     ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when no
-    two documents of a query tie (labels would reorder a tie).
+    two documents of a query tie (labels would reorder a tie). ``starts``:
+    as :func:`ranked_runs` takes them.
     """
-    ranked = ranked_runs(y_score, query_codes, n_queries)
+    ranked = ranked_runs(y_score, query_codes, n_queries, starts)
     if ranked is None:
         return None
     starts, n_ties = ranked
