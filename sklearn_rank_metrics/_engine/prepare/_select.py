@@ -193,7 +193,7 @@ def rank_heads(
     """
     n = y_score.shape[0]
     if rows_are_queries:
-        starts = np.arange(0, n, n // max(n_queries, 1), dtype=np.int64)
+        starts = np.arange(0, n, max(n // max(n_queries, 1), 1), dtype=np.int64)
     else:
         starts = run_starts(query_codes, max_runs=n_queries)
     grouped = starts is not None and starts.shape[0] == n_queries
