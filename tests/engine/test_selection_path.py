@@ -232,3 +232,21 @@ def test_sort_of_round_scores_is_the_lexsort(values, ties):
     order, _ = rank_order(y_score, y_true, qid, n_queries, ties)
     label_key = {"optimistic": -y_true, "pessimistic": y_true}.get(ties, np.zeros(n))
     assert np.array_equal(order, np.lexsort((np.arange(n), label_key, -y_score, qid)))
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("scores", ["continuous", "tie-heavy"])
+@pytest.mark.parametrize("layout", ["interleaved", "grouped"])
+def test_measures_with_parameters_and_other_syntaxes(monkeypatch, layout, scores, ties):
+    """Gains per grade, levels, persistence, and ir_measures' and trec_eval's names."""
+    rng = np.random.default_rng(19)
+    y_true, y_score, qid = _data(scores, layout, rng)
+    names = [
+        "ndcg(gains={0: 0, 1: 3.5, 2: 9})@10", "P(rel=2)@5", "nDCG@10", "ndcg_cut_10",
+        "rbp(p=0.8,rel=2)@10", "mrr(rel=2)@10", "recall(rel=2)@20", "R@7",
+    ]  # fmt: skip
+    selected, full = _both(
+        monkeypatch,
+        lambda: evaluate(y_true, y_score, qid=qid, metrics=names, ties=ties, average=None),
+    )
+    _assert_same(selected, full, names)
