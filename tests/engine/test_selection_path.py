@@ -30,6 +30,10 @@ def _scores(kind, n, rng):
         return rng.integers(-50, 50, n)
     if kind == "uint8":
         return rng.integers(0, 256, n).astype(np.uint8)
+    if kind == "float16":
+        return rng.random(n).astype(np.float16)
+    if kind == "bool":
+        return rng.random(n) < 0.3
     return rng.random(n)
 
 
@@ -85,7 +89,9 @@ def _assert_same(selected, full, names):
 
 @pytest.mark.parametrize("ties", TIES)
 @pytest.mark.parametrize("layout", ["interleaved", "grouped", "ranked", "strings", "short"])
-@pytest.mark.parametrize("scores", ["continuous", "tie-heavy", "float32", "int64", "uint8"])
+@pytest.mark.parametrize(
+    "scores", ["continuous", "tie-heavy", "float32", "int64", "uint8", "float16", "bool"]
+)
 def test_selection_gives_the_full_sorts_values(monkeypatch, scores, layout, ties):
     rng = np.random.default_rng([len(scores), len(layout), len(ties)])
     y_true, y_score, qid = _data(scores, layout, rng)

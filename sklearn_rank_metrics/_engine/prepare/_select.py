@@ -26,9 +26,9 @@ from ._arrays import BLOCK, row_blocks, run_starts
 from ._sort import rank_order, rank_ranked_runs, sort_rows
 
 # Leaving the rows below the heads out pays when the lists hold at least one
-# row in this many beyond their cutoff (0: never). A query's cutoff is bounded from
-# about this many cells per position of the cut (a power of two, at most one
-# cell per row overall: the table stays small enough to be read fast).
+# row in this many beyond their cutoff (0: never). A query's k-th score is
+# bounded from about this many cells per position of the cut (a power of
+# two, at most one cell per row overall: the table stays small to read fast).
 _MIN_LEFT_OUT_SHARE = 4
 _CELLS_PER_CUT = 1.5
 
