@@ -10,11 +10,13 @@ counted) and returns a :class:`Prepared` ranking that the run layer
 import math
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
 from ._labels import code_labels
 from ._segments import RankedQueries
+from ._select import rank_heads
 from ._sort import argsort_scores, rank_order
 from ._validation import RankingInput, check_n_relevant, check_ranking_input
 
@@ -61,7 +63,8 @@ class Prepared:
     data : RankingInput
         The validated arrays and query codes.
     ranking : concurrent.futures.Future
-        Resolves to :func:`~._sort.rank_order`'s ``(order, tie_free)``.
+        Resolves to :func:`~._sort.rank_order`'s ``(order, tie_free)``, or
+        to :func:`~._select.rank_heads`' result (see :func:`start_sort`).
     ties : str
         How tied documents are ranked ("first" under ``ignore_ties``).
     n_relevant : ndarray of shape (n_queries,) or None
@@ -91,8 +94,13 @@ def ranked_queries(data, ranking, ties):
     return RankedQueries(data, labels, ranking, ties)
 
 
-def start_sort(data, ties, pool=None):
-    """A future of :func:`~._sort.rank_order` of ``data`` (in ``pool`` where there is one)."""
+def start_sort(data, ties, pool=None, cutoff=None):
+    """A future of :func:`~._sort.rank_order` of ``data`` (in ``pool`` where there is one).
+
+    ``cutoff``: where every measure of the call reads only each list's top
+    ``cutoff`` (and order-free totals), :func:`~._select.rank_heads` instead,
+    which may rank the heads only.
+    """
     arguments = dict(
         y_score=data.y_score,
         y_true=data.y_true,
@@ -102,12 +110,15 @@ def start_sort(data, ties, pool=None):
         rows_are_queries=data.rows_are_queries,
         score_range=data.score_range,
     )
+    function = rank_order
+    if cutoff is not None:
+        function = partial(rank_heads, cutoff=cutoff)
     if pool is None:
-        return done(rank_order, **arguments)
-    return pool.submit(rank_order, **arguments)
+        return done(function, **arguments)
+    return pool.submit(function, **arguments)
 
 
-def prepare(inputs, options, pool=None, *, judged=False, query_names=None):
+def prepare(inputs, options, pool=None, *, judged=False, query_names=None, cutoff=None):
     """Validate ``inputs`` (an :class:`Inputs`), start the sort; a :class:`Prepared` ranking.
 
     ``options``: the call's :class:`~.._options.Options` (``ties``,
@@ -115,7 +126,8 @@ def prepare(inputs, options, pool=None, *, judged=False, query_names=None):
     ``judged``: the labels of a TREC run, where negative labels mark
     unjudged documents (see :mod:`.._judgments`). ``query_names``: where
     ``qid`` holds codes (a TREC run's topics), ``query_names[code]`` is the
-    id that messages name.
+    id that messages name. ``cutoff``: where every measure reads only the
+    top ``cutoff`` of each list, that cutoff (see :func:`start_sort`).
     """
     data = check_ranking_input(
         inputs.y_true, inputs.y_score, inputs.qid, inputs.sample_weight, pool,
@@ -123,16 +135,16 @@ def prepare(inputs, options, pool=None, *, judged=False, query_names=None):
     )  # fmt: skip
     if query_names is not None:
         data = replace(data, query_names=query_names)
-    return prepare_input(data, options, pool, raw_scores=inputs.y_score)
+    return prepare_input(data, options, pool, raw_scores=inputs.y_score, cutoff=cutoff)
 
 
-def prepare_input(data, options, pool=None, *, raw_scores=None):
+def prepare_input(data, options, pool=None, *, raw_scores=None, cutoff=None):
     """:func:`prepare` of input validated already (a :class:`RankingInput`): a :class:`Prepared`.
 
     A front-end that builds the rows itself (a strip of a score matrix, see
     :mod:`._top_k`) starts here. ``raw_scores``: the scores as the caller
     gave them, which ``ignore_ties`` ranks as scikit-learn does (None: the
-    validated ones).
+    validated ones). ``cutoff``: see :func:`start_sort`.
     """
     n_relevant = check_n_relevant(options.n_relevant, data.query_ids)
     ties = options.ties
@@ -140,4 +152,4 @@ def prepare_input(data, options, pool=None, *, raw_scores=None):
         scores = argsort_scores(data.y_score if raw_scores is None else raw_scores, data)
         data = replace(data, y_score=scores, score_range=(1, int(scores.max())))
         ties = "first"
-    return Prepared(data, start_sort(data, ties, pool), ties, n_relevant)
+    return Prepared(data, start_sort(data, ties, pool, cutoff), ties, n_relevant)

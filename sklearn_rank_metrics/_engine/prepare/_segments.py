@@ -27,7 +27,8 @@ from functools import cached_property
 import numpy as np
 
 from ._arrays import BLOCK, run_starts
-from ._sort import score_keys
+from ._select import count_per_query, cut_after_heads, heads_pay
+from ._sort import rank_order, score_keys
 
 
 def segment_ranks(lengths):
@@ -161,14 +162,6 @@ class LabelHistogram:
         """Per query: the code of its largest label."""
         present = self.counts[:, ::-1] > 0
         return self.counts.shape[1] - 1 - np.argmax(present, axis=1)
-
-
-def count_per_query(query_codes, n_queries):
-    """Documents per query, counted block by block (no full-size intp copy)."""
-    counts = np.zeros(n_queries, dtype=np.int64)
-    for start in range(0, query_codes.shape[0], BLOCK):
-        counts += np.bincount(query_codes[start : start + BLOCK], minlength=n_queries)
-    return counts
 
 
 class _Head:
@@ -329,6 +322,14 @@ class RankedQueries:
     thread) and the per-query sizes; :meth:`chunks` cuts the ranking into
     :class:`QueryChunk` pieces of whole queries for the kernels.
 
+    The ranking may hold each query's *head* only (``rank_heads``: where
+    every measure reads no more than the top ``k`` of a list): its first
+    documents, in the order of the full ranking, through the whole tie
+    block at the cut. The order-free totals then come from the label
+    histogram, which counts every document; without one (too many label
+    values) or where a run calls :meth:`rank_whole_lists`, the whole lists
+    are ranked after all.
+
     Parameters
     ----------
     ranking_input : RankingInput
@@ -336,13 +337,18 @@ class RankedQueries:
         The labels' codes into their distinct values (or None: per chunk).
     ranking : concurrent.futures.Future
         Resolves to ``(order, tie_free)`` from :func:`~._sort.rank_order`
-        (``order`` None: the rows in their order).
+        (``order`` None: the rows in their order), or to the
+        :class:`~._select.RankedHeads` of :func:`~._select.rank_heads`.
     ties : {"average", "optimistic", "pessimistic", "first"}
 
     Attributes
     ----------
     label_histogram : LabelHistogram or None
         Per-query label counts, when small enough.
+    query_sizes : ndarray of shape (n_queries,)
+        Documents per query, ranked or not.
+    ranked_sizes : ndarray of shape (n_queries,)
+        Documents per query in the ranking: ``query_sizes``, or the heads' sizes.
     query_ptr : ndarray of shape (n_queries + 1,)
         Segment offsets: query ``q`` holds ranked documents
         ``order[query_ptr[q]:query_ptr[q + 1]]`` (rows ``query_ptr[q]`` to
@@ -354,27 +360,62 @@ class RankedQueries:
         self.labels = labels
         self.ties = ties
         self._ranking = ranking
+        self._whole_lists = False
         codes, n_queries = ranking_input.query_codes, ranking_input.n_queries
         self.label_histogram = LabelHistogram.if_small(codes, n_queries, labels)
         if self.label_histogram is None:
             self.query_sizes = count_per_query(codes, n_queries)
         else:
             self.query_sizes = self.label_histogram.counts.sum(axis=1)
-        self.query_ptr = np.zeros(self.query_sizes.shape[0] + 1, dtype=np.int64)
-        np.cumsum(self.query_sizes, out=self.query_ptr[1:])
         self._label_tables = {}
+
+    def rank_whole_lists(self):
+        """Rank every document, not only the heads (before the chunks read the ranking)."""
+        self._whole_lists = True
+        self.__dict__.pop("_ranked", None)
+
+    @cached_property
+    def _ranked(self):
+        """``(order, tie_free, ranked_sizes, query_ptr)``, once the sort is done."""
+        ranked = self._ranking.result()
+        order, tie_free = ranked[:2]
+        sizes = self.query_sizes
+        if len(ranked) > 2:  # rank_heads: the heads, or every row to be cut after them
+            whole = self._whole_lists or self.label_histogram is None
+            if ranked.head_sizes is not None and whole:
+                data = self.input
+                order, tie_free = rank_order(
+                    data.y_score, data.y_true, data.query_codes, data.n_queries, self.ties,
+                    data.rows_are_queries, data.score_range,
+                )  # fmt: skip
+            elif ranked.head_sizes is not None:
+                sizes = ranked.head_sizes
+            elif not whole and heads_pay(sizes, ranked.cutoff):
+                order, sizes = cut_after_heads(order, self.input.y_score, sizes, ranked.cutoff)
+        query_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+        np.cumsum(sizes, out=query_ptr[1:])
+        return order, tie_free, sizes, query_ptr
 
     @property
     def order(self):
-        return self._ranking.result()[0]
+        return self._ranked[0]
 
     @property
     def tie_free(self):
-        return self._ranking.result()[1]
+        return self._ranked[1]
+
+    @property
+    def ranked_sizes(self):
+        return self._ranked[2]
+
+    @property
+    def query_ptr(self):
+        return self._ranked[3]
 
     @property
     def n_documents(self):
-        return self.input.y_true.shape[0]
+        """Documents in the ranking."""
+        return int(self.query_ptr[-1])
 
     @property
     def n_queries(self):
@@ -431,6 +472,9 @@ class QueryChunk:
         Query range in the parent.
     order : ndarray
         The chunk's slice of the parent's ranking (input row indices).
+    query_sizes : ndarray of shape (n_queries,)
+        Ranked documents of each query: its list, or its head where only
+        heads are ranked (the same top ``k`` either way).
     query_ptr : ndarray of shape (n_queries + 1,)
         Segment offsets inside ``order``.
     """
@@ -441,7 +485,7 @@ class QueryChunk:
         row_start, row_stop = parent.query_ptr[start], parent.query_ptr[stop]
         order = parent.order  # None: the rows are ranked as they are
         self.order = np.arange(row_start, row_stop) if order is None else order[row_start:row_stop]
-        self.query_sizes = parent.query_sizes[start:stop]
+        self.query_sizes = parent.ranked_sizes[start:stop]
         self.query_ptr = parent.query_ptr[start : stop + 1] - row_start
         self.ties = parent.ties
         self._tie_sums = {}

@@ -27,7 +27,7 @@ No sort at all when the rows come ranked already: each query one run of
 rows, scores non-increasing along it (a TREC run as trec_eval orders it,
 most learning-to-rank files written by rank). Two comparisons of neighbours
 find that; the order is then the runs taken in query order
-(:func:`_rank_ranked_runs`).
+(:func:`rank_ranked_runs`).
 
 Work is in place or block by block: the peak is about two int64 arrays of
 the input's length.
@@ -239,10 +239,14 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
     if score_bits < _MIN_PACKED_SCORE_BITS and span_bits > score_bits:
         return None
     shift = max(0, span_bits - score_bits)
+    dropped = np.uint64((1 << shift) - 1)
+    lossless = True  # no key lost a set bit to the shift: equal packed scores are equal
     packed = np.empty(n, dtype=np.int64)
     for start, stop in row_blocks(n):
         key = _score_key_block(y_score[start:stop]).view(np.uint64)
         key -= np.uint64(low % 2**64)  # modular: exact for differences < 2**64
+        if shift and lossless:  # e.g. few round values (whole numbers as floats)
+            lossless = not np.bitwise_and(key, dropped).any()
         key >>= np.uint64(shift)
         key <<= np.uint64(low_bits)
         key = key.view(np.int64)
@@ -254,7 +258,8 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
         packed[start:stop] = key
     packed.sort()
     collide = _collisions(packed, low_bits)
-    many = shift and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE
+    exact = not shift or lossless
+    many = not exact and np.count_nonzero(collide) > n // _MAX_COLLIDING_SHARE
     low_mask = np.int64((1 << low_bits) - 1)
     if starts is None:
         packed &= low_mask
@@ -271,7 +276,7 @@ def _rank_in_one_sort(y_score, y_true, codes, n_queries, starts, ties, keys_from
     # no re-sort): too many collisions are those of different scores.
     if many and _unequal_neighbours(collide, packed, y_score, 0, n) > n // _MAX_COLLIDING_SHARE:
         return None
-    return _refine_collisions(collide, packed, y_score, y_true, ties, shift == 0)
+    return _refine_collisions(collide, packed, y_score, y_true, ties, exact)
 
 
 def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
@@ -301,7 +306,7 @@ def _rank_in_two_sorts(keys, y_score, y_true, codes, ties):
     return by_query, tie_free
 
 
-def ranked_runs(y_score, query_codes, n_queries):
+def ranked_runs(y_score, query_codes, n_queries, starts=None):
     """``(starts, n_ties)`` when the rows come ranked already, else None.
 
     Ranked already: each of the ``n_queries`` queries the rows hold is one
@@ -309,9 +314,11 @@ def ranked_runs(y_score, query_codes, n_queries):
     ``n_ties`` counts the neighbours inside a run with equal scores.
     Neighbours are compared block by block, rises and ties counted; those
     at the first row of a query are not inside it and are subtracted.
+    ``starts``: the runs of ``query_codes`` where the caller found them.
     """
     n = y_score.shape[0]
-    starts = run_starts(query_codes, max_runs=n_queries)
+    if starts is None:
+        starts = run_starts(query_codes, max_runs=n_queries)
     if starts is None or starts.shape[0] != n_queries:
         return None  # some query in more than one run of rows
     rises = ties = 0
@@ -337,16 +344,17 @@ def tied_neighbours(y_score, query_codes):
     return np.concatenate(found)
 
 
-def _rank_ranked_runs(y_score, query_codes, n_queries, ties):
+def rank_ranked_runs(y_score, query_codes, n_queries, ties, starts=None):
     """``(order, tie_free)`` without a sort when the rows come ranked already, else None.
 
     The order is then the runs (:func:`ranked_runs`) in query-code order,
     each as it is (None when the runs are in that order: the rows as they
     are), which is what the stable sort gives under ``ties="first"`` and
     ``"average"``; under ``"optimistic"`` and ``"pessimistic"`` only when no
-    two documents of a query tie (labels would reorder a tie).
+    two documents of a query tie (labels would reorder a tie). ``starts``:
+    as :func:`ranked_runs` takes them.
     """
-    ranked = ranked_runs(y_score, query_codes, n_queries)
+    ranked = ranked_runs(y_score, query_codes, n_queries, starts)
     if ranked is None:
         return None
     starts, n_ties = ranked
@@ -394,9 +402,14 @@ def rank_order(
         True guarantees that no two documents of one query have equal
         scores (False means they may).
     """
-    ranked = _rank_ranked_runs(y_score, query_codes, n_queries, ties)
+    ranked = rank_ranked_runs(y_score, query_codes, n_queries, ties)
     if ranked is not None:
         return ranked
+    return sort_rows(y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range)
+
+
+def sort_rows(y_score, y_true, query_codes, n_queries, ties, rows_are_queries, score_range):
+    """:func:`rank_order` of rows not ranked already: packed-key sorts (see the module)."""
     n = y_score.shape[0]
     keys_from_to = key_range(y_score if score_range is None else np.array(score_range, y_score.dtype))
     ranked = _rank_in_one_sort(y_score, y_true, query_codes, n_queries, None, ties, keys_from_to)

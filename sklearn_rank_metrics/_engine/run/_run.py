@@ -14,6 +14,7 @@ import numpy as np
 
 from .._threads import call_threads
 from ..prepare._prepare import prepare, prepare_input
+from ..spec import head_cutoff
 from ._evaluation import Evaluation
 from ._finalize import RunResults, finalized
 from ._plan import Plan, check_requests
@@ -52,28 +53,33 @@ class Call:
 
 
 @contextmanager
-def call(inputs, options, judgments=None):
+def call(inputs, options, judgments=None, cutoff=None):
     """The :class:`Call` of ``inputs`` (prepared on the call's threads, which it holds).
 
     ``inputs``: the caller's :class:`~..prepare._prepare.Inputs`, or a
     validated :class:`~..prepare._validation.RankingInput` (a front-end's rows).
+    ``cutoff``: where every measure reads only the top ``cutoff`` of each
+    list (:func:`~..spec.head_cutoff`), that cutoff: only the heads may be sorted.
     """
     validated = not hasattr(inputs, "size")
     n_documents = inputs.y_score.shape[0] if validated else inputs.size()
     with call_threads(n_documents) as (pool, n_threads):
         if validated:
-            prepared = prepare_input(inputs, options, pool)
+            prepared = prepare_input(inputs, options, pool, cutoff=cutoff)
         else:
             names = None if judgments is None else judgments.query_names
             prepared = prepare(
-                inputs, options, pool, judged=judgments is not None, query_names=names
-            )
+                inputs, options, pool, judged=judgments is not None, query_names=names,
+                cutoff=cutoff,
+            )  # fmt: skip
         yield Call(prepared, options, pool, chunk_rows(n_documents, n_threads))
 
 
 def compute(evaluation, requests):
     """Plan the requests' quantities and compute them, in one pass over the chunks: the :class:`Plan`."""
     plan = Plan.of(evaluation, requests)
+    if plan.context.scaled_gains:  # per-query scales read the whole lists
+        evaluation.rq.rank_whole_lists()
     quantities = plan.quantities()
     evaluation.precompute_order_free(quantities)  # meanwhile, the sort runs
     evaluation.compute(quantities)
@@ -133,5 +139,5 @@ def evaluate_plain(requests, inputs, options):
     against the parameter table.
     """
     check_requests(requests, options)
-    with call(inputs, options) as this:
+    with call(inputs, options, cutoff=head_cutoff(requests)) as this:
         return run(this.evaluation(this.prepared.ranked_queries()), requests)
