@@ -1,5 +1,5 @@
 """Dense retrieval from embeddings: planted relevant documents, top-100 lists, a TREC run.
-=====================================================================================
+=======================================================================================
 
 A corpus of 50,000 documents and 1,000 queries, embedded in 64 dimensions
 (float32). Each query has one to three relevant documents planted in the

@@ -1,5 +1,5 @@
 """A matrix-factorization recommender: held-out interactions, training items excluded, ties.
-======================================================================================
+=========================================================================================
 
 Implicit feedback (who interacted with what) of 2,000 users on 1,500 items,
 generated with the skew of real interaction logs: item popularity follows a
