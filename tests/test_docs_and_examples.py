@@ -140,3 +140,105 @@ def test_evaluate_trec_run_example(capsys, monkeypatch):
         line = re.search(rf"^{re.escape(ours)} +([0-9.]+) +([0-9.]+)$", output, flags=re.M)
         expected = sum(v[theirs] for v in values.values()) / len(values)
         assert float(line.group(2)) == pytest.approx(expected, abs=5.01e-5)  # printed to 4 places
+
+
+def _run_blocks(page, namespace):
+    for number, block in enumerate(python_blocks(ROOT / "docs" / page), start=1):
+        exec(compile(block, f"docs/{page}, python block {number}", "exec"), namespace)
+    return namespace
+
+
+def _rounded(values):
+    return {name: round(float(value), 4) for name, value in values.items()}
+
+
+def test_recommender_page_code_runs_as_commented():
+    import numpy as np
+
+    ns = _run_blocks("recommender_systems.md", {})
+    evaluate, test, train, metrics = ns["evaluate"], ns["test"], ns["train"], ns["metrics"]
+    assert _rounded(evaluate(test, ns["scores"], exclude=train, metrics=metrics)) == {
+        "ndcg@3": 0.7311, "recall@3": 1.0, "mrr@3": 0.6111}  # fmt: skip
+    assert _rounded(evaluate(test, ns["scores"], metrics=metrics)) == {
+        "ndcg@3": 0.3066, "recall@3": 0.3333, "mrr@3": 0.4444}  # fmt: skip
+    first = evaluate(test, ns["constant"], exclude=train, metrics=metrics, ties="first")
+    assert _rounded(first) == {"ndcg@3": 0.7421, "recall@3": 0.8333, "mrr@3": 0.7778}
+    average = evaluate(test, ns["constant"], exclude=train, metrics=metrics)
+    assert _rounded(average) == {"ndcg@3": 0.5695, "recall@3": 0.7, "mrr@3": 0.5991}
+    lists = ns["evaluate_top_k"](test, np.array([[0, 4, 5], [2, 3, 1], [5, 3, 2]]),
+                                 exclude=train, metrics=metrics)  # fmt: skip
+    assert _rounded(lists) == {"ndcg@3": 0.8333, "recall@3": 1.0, "mrr@3": 0.7778}
+    assert _rounded(ns["results"]) == {"ndcg@3": 0.5436, "recall@3": 0.6667, "mrr@3": 0.5}
+    assert ns["top_items"].tolist() == [[0, 4, 5, 3], [3, 1, 2, 4], [4, 2, 1, 5]]
+    again = ns["evaluate_top_k"](test, ns["top_items"], top_scores=ns["top_scores"],
+                                 exclude=train, metrics=metrics)  # fmt: skip
+    assert again == ns["results"]
+
+
+def test_dense_retrieval_page_code_runs_as_commented(tmp_path, monkeypatch):
+    import numpy as np
+
+    pytest.importorskip("pandas")  # write_trec_run
+    monkeypatch.setattr("tempfile.mkdtemp", lambda: str(tmp_path))
+    ns = _run_blocks("dense_retrieval.md", {})
+    assert _rounded(ns["results"]) == {
+        "ndcg@3": 0.754, "mrr@3": 0.6667, "recall@3": 1.0, "recall_cap@3": 1.0}  # fmt: skip
+    assert ns["top_items"].tolist() == [[0, 1, 5, 3], [4, 5, 3, 2], [2, 3, 1, 4]]
+    assert ns["top_scores"].dtype == np.float32
+    lists = ns["evaluate_top_k"](ns["qrels"], ns["top_items"], top_scores=ns["top_scores"],
+                                 metrics=ns["metrics"])  # fmt: skip
+    assert lists == ns["results"]
+    lines = (tmp_path / "dense.run").read_text().splitlines()
+    assert len(lines) == 12 and lines[0].split()[:4] == ["q1", "Q0", "d1", "1"]
+
+
+def _table(output, header):
+    """The rows of the printed table under ``header``: {label: [numbers]}."""
+    lines = output[output.index(header):].splitlines()[1:]
+    rows = {}
+    for line in lines:
+        cells = re.findall(r"-?\d+\.\d{4}|(?<!\S)-(?!\S)", line)  # a number, or "-" alone
+        if not line.strip() or not cells:
+            break
+        label = line[: re.search(r"\s-?\d+\.\d{4}|\s-(?!\S)", line).start()].strip()
+        rows[label] = cells
+    return rows
+
+
+def test_recommender_example(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["recommender_matrix_factorization.py"])
+    runpy.run_path(str(ROOT / "examples" / "recommender_matrix_factorization.py"), run_name="__main__")
+    output = capsys.readouterr().out
+    values = {label: list(map(float, cells)) for label, cells in _table(output, "ndcg@10").items()}
+    excluded, naive = values["SVD factors, exclude=train"], values["SVD factors, no exclude"]
+    popularity = values["popularity, top-100 lists"]
+    assert all(e > n for e, n in zip(excluded, naive))  # training items ranked: false positives
+    assert excluded[0] > popularity[0]  # the factor model beats popularity on NDCG@10
+    ties = {}
+    for line in output[output.index("scores             ties"):].splitlines()[1:]:
+        *label, tie, ndcg, recall, mrr = line.split()
+        ties[(" ".join(label), tie)] = (float(ndcg), float(recall), float(mrr))
+    for scorer in ("popularity counts", "popularity tiers", "constant"):
+        low, high = ties[(scorer, "pessimistic")], ties[(scorer, "optimistic")]
+        for tie in ("average", "first"):
+            assert all(a <= b <= c for a, b, c in zip(low, ties[(scorer, tie)], high))
+    # The constant scorer: its bounds are 0 and 1; in id (popularity) order it looks like the
+    # popularity model; its expected value is that of a random ranking.
+    assert ties[("constant", "optimistic")][0] == 1 and ties[("constant", "pessimistic")][0] == 0
+    assert ties[("constant", "first")][0] > 5 * ties[("constant", "average")][0]
+
+
+def test_dense_retrieval_example(capsys, monkeypatch):
+    pytest.importorskip("pandas")
+    monkeypatch.setattr(sys, "argv", ["dense_retrieval_embeddings.py"])
+    runpy.run_path(str(ROOT / "examples" / "dense_retrieval_embeddings.py"), run_name="__main__")
+    output = capsys.readouterr().out
+    rows = _table(output, "measure          vectors")
+    assert set(rows) == {"ndcg@10", "mrr@10", "recall@100", "recall_cap@10", "map@100"}
+    for name, cells in rows.items():
+        assert len(set(cell for cell in cells if cell != "-")) == 1, (name, cells)  # all equal
+    assert sum(cell != "-" for cells in rows.values() for cell in cells) == 3 * 3 + 2 * 2  # three measures from the file too
+    quantized = {line.split()[0]: list(map(float, line.split()[1:]))
+                 for line in output[output.index("ties "):].splitlines()[1:5]}  # fmt: skip
+    for low, mid, high in zip(quantized["pessimistic"], quantized["average"], quantized["optimistic"]):
+        assert low < mid < high  # the binarised scores tie at the cut
