@@ -3,6 +3,7 @@
 import numpy as np
 
 from .._engine._params import document_parameters
+from .._engine._warnings import warn_caller
 from .._engine.prepare._arrays import code_dtype
 from .._engine.prepare._sparse import drop_leakage, excluded_pairs, label_pairs
 from .._engine.prepare._validation import RankingInput, numeric_array, plain, row_weights
@@ -99,6 +100,31 @@ def _head_positions(ranks, valid, k):
         return valid
     kth = ranks[:, k - 1 : k]
     return valid & ((np.arange(width) < k) | (ranks == kth))
+
+
+def warn_cut_ties(ranks, valid, requests, ties):
+    """Warn, counting the queries, where a tie block at a cut runs to the end of a full list.
+
+    The items tied beyond the list are unknown, so the block's size, which
+    ``ties="average"`` and the bounds read, is that of its listed part. Under
+    ``"first"`` list order decides and nothing is unknown.
+    """
+    width = ranks.shape[1]
+    if ties == "first" or not valid[:, -1].any():
+        return
+    cuts = sorted({request.k for request in requests if request.k < width})
+    unsure = np.zeros(ranks.shape[0], dtype=bool)
+    for k in cuts:
+        unsure |= valid[:, -1] & (ranks[:, -1] == ranks[:, k - 1])
+    if unsure.any():
+        warn_caller(
+            f"evaluate_top_k: the lists of {int(unsure.sum())} queries (e.g. row "
+            f"{int(np.argmax(unsure))}) end inside the block of tied top_scores at a cut: "
+            "items tied beyond the list, if any, are unknown, and the block counts only its "
+            f"listed items under ties={ties!r}. Pass longer lists (evaluate_retrieval's "
+            "return_top_k keeps the whole block only up to its length), or ties='first'.",
+            UserWarning,
+        )
 
 
 def _grouped(parts, n_rows):
@@ -280,6 +306,8 @@ def evaluate_top_k(
     warn_leakage(n_dropped)
     k = max(request.k for request in requests)
     ranked = _list_scores(top_scores, items, valid)
+    if top_scores is not None:
+        warn_cut_ties(ranked[0], valid, requests, options.ties)
     keep = _head_positions(ranked[0], valid, k)
     weights = row_weights(sample_weight, n_rows)
     # A list holds no more than the items a query's exclusions leave: no empty

@@ -7,6 +7,8 @@ their scores they give evaluate_retrieval's own numbers wherever no tie
 straddles the returned k.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import sparse
@@ -164,3 +166,20 @@ def test_padding_beyond_the_items_left_is_not_pooled():
     for name in metrics:
         assert np.array_equal(again[name], own[name]), name
         assert np.array_equal(again.weights(name), own.weights(name)), name
+
+
+@pytest.mark.parametrize("ties", ["average", "optimistic", "pessimistic"])
+def test_a_list_ending_inside_the_tie_at_a_cut_warns_counting_the_queries(ties):
+    """The block tied at the cut reaches the end of a full list: its size beyond is unknown."""
+    y_true = sparse.csr_array(np.array([[1, 0, 0, 1, 0, 0], [1, 0, 0, 0, 0, 0]]))
+    top_items = [[0, 1, 2, 3], [0, 1, 2, 3]]
+    top_scores = [[3.0, 2.0, 2.0, 2.0], [3.0, 2.0, 1.0, 0.0]]  # row 0 only: tied from 2 to the end
+    with pytest.warns(UserWarning, match=r"the lists of 1 queries \(e\.g\. row 0\) end inside"):
+        srm.evaluate_top_k(y_true, top_items, top_scores=top_scores, metrics=["recall@2"],
+                           ties=ties)  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # list order decides under "first"; a cut at the end too
+        srm.evaluate_top_k(y_true, top_items, top_scores=top_scores, metrics=["recall@2"],
+                           ties="first")  # fmt: skip
+        srm.evaluate_top_k(y_true, top_items, top_scores=top_scores, metrics=["recall@4"],
+                           ties=ties)  # fmt: skip
