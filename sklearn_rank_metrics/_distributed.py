@@ -97,7 +97,7 @@ class Plan:
 
 
 # The options of the in-memory evaluate that a distributed evaluate passes on.
-_OPTIONS = ("gain", "relevance_level", "ties", "no_relevant")
+_OPTIONS = ("gain", "label_gain", "relevance_level", "ties", "no_relevant", "ap_denominator")
 
 
 def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant, options):

@@ -82,6 +82,7 @@ def map_score(
     k=None,
     qid=None,
     exclude=None,
+    ap_denominator="R",
     relevance_level=1,
     n_relevant=None,
     ties="average",

@@ -10,10 +10,11 @@ meaning is its own. Conventions follow trec_eval and scikit-learn unless an
 option says otherwise; ``docs/metrics.md`` lists them side by side.
 
 Shared keyword parameters come in one order everywhere: ``k``, ``qid``,
-``exclude``, then the options specific to a function (``gain``, ``level``,
-``method``), then ``relevance_level``, ``n_relevant``, ``ties``,
-``no_relevant``, ``leakage``, ``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
-``gain`` and its ``ignore_ties`` follows ``ties``.
+``exclude``, then the options specific to a function (``gain``,
+``label_gain``, ``level``, ``method``, ``ap_denominator``), then
+``relevance_level``, ``n_relevant``, ``ties``, ``no_relevant``, ``leakage``,
+``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
+``label_gain`` and its ``ignore_ties`` follows ``ties``.
 """
 
 import functools
@@ -130,6 +131,7 @@ def dcg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     log_base=2,
     ties="average",
     ignore_ties=False,
@@ -212,6 +214,7 @@ def dcg_score(
         k=k,
         qid=qid,
         gain=gain,
+        label_gain=label_gain,
         ties=ties,
         ignore_ties=ignore_ties,
         no_relevant=no_relevant,
@@ -243,6 +246,7 @@ def ndcg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     ties="average",
     ignore_ties=False,
     no_relevant="zero",
@@ -325,6 +329,7 @@ def cg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     ties="average",
     no_relevant="zero",
     leakage="raise",
