@@ -125,6 +125,8 @@ class Parameter:
             raise ValueError(self._message(owner, name, value))
 
     def _message(self, owner, name, value):
+        if isinstance(value, np.ndarray):  # its numbers, not NumPy's repr
+            value = value.tolist()
         shown = f"{value!r}" if not isinstance(value, type) else value.__name__
         return f"{owner}: {name}={shown} is not valid; {name} must be {self.accepts}. {self.fix}"
 
