@@ -239,3 +239,18 @@ def test_lightgbm_ndcg_with_label_gain(seed, label_gain):
 def test_an_invalid_array_is_shown_as_a_list():
     with pytest.raises(ValueError, match=r"label_gain=\[0.0, -1.0\] is not valid"):
         ndcg_score([1, 0], [2, 1], label_gain=np.array([0.0, -1.0]))
+
+
+def test_dask_evaluate_takes_it():
+    """Labels 0 and 2 only: a label_gain without label 1 is enough."""
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    y_true, y_score, qid = random_case(5, max_queries=8, string_qids=False, label_values=(0, 2))
+    frame = pd.DataFrame({"label": y_true, "score": y_score, "qid": qid})
+    from sklearn_rank_metrics.dask import evaluate as dask_evaluate
+
+    label_gain = {0: 0.0, 2: 3.5}
+    got = dask_evaluate(dd.from_pandas(frame, npartitions=2), metrics=["ndcg@2"],
+                        label_gain=label_gain)  # fmt: skip
+    expected = ndcg_score(y_true, y_score, qid=qid, k=2, label_gain=label_gain)
+    assert got["ndcg@2"] == pytest.approx(expected, rel=1e-12)
