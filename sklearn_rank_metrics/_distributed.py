@@ -97,7 +97,7 @@ class Plan:
 
 
 # The options of the in-memory evaluate that a distributed evaluate passes on.
-_OPTIONS = ("gain", "relevance_level", "ties", "no_relevant")
+_OPTIONS = ("gain", "label_gain", "relevance_level", "ties", "no_relevant", "ap_denominator")
 
 
 def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant, options):
@@ -119,8 +119,10 @@ def make_plan(columns, *, label, score, qid, metrics, sample_weight, n_relevant,
         raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
     options = Options.checked("evaluate", **options)
     requests = requests_for(metrics)
-    # The engine's own checks of names and options, on one document.
-    probe = evaluate_requests(requests, Inputs([1], [0.0], [0]), options)
+    # The engine's own checks of names and options, on one document (of a label that
+    # label_gain gives a gain, where it gives them).
+    probe_label = options.gain_levels[0][0] if options.gain_levels else 1
+    probe = evaluate_requests(requests, Inputs([probe_label], [0.0], [0]), options)
     aggregates = {name: probe.aggregate(name) for name in probe.metrics}
     return Plan(label, score, qid, sample_weight, probe.metrics, n_relevant, options, aggregates)
 

@@ -17,10 +17,11 @@ from _cases import FUNCTIONS
 ROOT = Path(__file__).resolve().parent.parent
 
 # The one order of the shared keyword parameters; a function's own options
-# (gain, level, method; metrics for evaluate) come right after qid.
+# (gain, label_gain, level, method, ap_denominator; metrics for evaluate) come right after qid.
 CANONICAL_ORDER = [
-    "k", "metrics", "qid", "exclude", "gain", "log_base", "level", "method", "relevance_level",
-    "n_relevant", "ties", "ignore_ties", "no_relevant", "leakage", "sample_weight", "average",
+    "k", "metrics", "qid", "exclude", "gain", "label_gain", "log_base", "level", "method",
+    "ap_denominator", "relevance_level", "n_relevant", "ties", "ignore_ties", "no_relevant",
+    "leakage", "sample_weight", "average",
 ]  # fmt: skip
 METRIC_API = [*FUNCTIONS, srm.evaluate]
 RETRIEVAL_API = [srm.evaluate_top_k, srm.evaluate_retrieval]

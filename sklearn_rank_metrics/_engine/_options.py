@@ -11,7 +11,7 @@ data arguments (labels, scores, query ids, weights) travel separately, in
 import numbers
 from dataclasses import dataclass, fields
 
-from ._params import check_parameters
+from ._params import ap_denominator_of, check_parameters, label_gain_levels
 
 
 def exact_level(level):
@@ -28,6 +28,9 @@ class Options:
     gain : {"linear", "exponential"}
         The gain of a label in the graded metrics (the call's, after the
         measures' names had their say: see :func:`~.spec._names.call_gain`).
+    label_gain : sequence, mapping or None
+        The gain of each label, as given (:attr:`gain_levels` reads it),
+        in place of ``gain``.
     relevance_level : int or float
         A document is relevant iff its label >= this (binary metrics).
     n_relevant : mapping or None
@@ -44,6 +47,8 @@ class Options:
     leakage : {"raise", "exclude"}
         What a pair both labelled and excluded means: an error, or a label
         dropped (with a warning).
+    ap_denominator : str
+        What AP@k divides by, as given (:attr:`ap_divides_by` reads it).
     """
 
     gain: str = "linear"
@@ -54,8 +59,20 @@ class Options:
     ignore_ties: bool = False
     trec_eval_version: str = "10"
     leakage: str = "raise"
+    label_gain: object = None
+    ap_denominator: str = "R"
 
     __hash__ = None  # n_relevant may be a dict
+
+    @property
+    def gain_levels(self):
+        """``label_gain`` as sorted ``((label, gain), ...)``; () where not given."""
+        return () if self.label_gain is None else label_gain_levels(self.label_gain)
+
+    @property
+    def ap_divides_by(self):
+        """``ap_denominator`` without its whitespace: ``"R"`` or ``"min(R,k)"``."""
+        return ap_denominator_of(self.ap_denominator)
 
     @classmethod
     def of(cls, given):

@@ -19,6 +19,7 @@ import math
 import numbers
 import re
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +44,42 @@ MAX_CUTOFF = 2**63 - 1
 def is_cutoff(k):
     """Whether the int ``k`` is a valid cutoff: 1 to :data:`MAX_CUTOFF`."""
     return 1 <= k <= MAX_CUTOFF
+
+
+# AP@k's denominators: R (trec_eval's map_cut), or min(R, k) (LightGBM, XGBoost, Spark, ...).
+AP_DENOMINATORS = ("R", "min(R,k)")
+
+
+def ap_denominator_of(value):
+    """``value`` (a str) without its whitespace, if it is one of :data:`AP_DENOMINATORS`, else None."""
+    written = "".join(value.split())
+    return written if written in AP_DENOMINATORS else None
+
+
+def label_gain_levels(label_gain):
+    """``label_gain`` as sorted ``((label, gain), ...)`` floats; None where it is not valid.
+
+    A sequence gives label ``i`` the gain ``label_gain[i]``; a mapping gives
+    each of its labels its gain. Labels must be distinct whole numbers >= 0,
+    gains finite numbers >= 0, and at least one given.
+    """
+    pairs = list(label_gain.items()) if hasattr(label_gain, "items") else list(enumerate(label_gain))
+    if not pairs or not all(_is_real(label) and _is_real(gain) for label, gain in pairs):
+        return None
+    levels = tuple(sorted((float(label), float(gain)) for label, gain in pairs))
+    labels = [label for label, _ in levels]
+    valid = (
+        all(math.isfinite(gain) and gain >= 0 for _, gain in levels)
+        and all(math.isfinite(label) and label >= 0 and label.is_integer() for label in labels)
+        and len(set(labels)) == len(labels)
+    )
+    return levels if valid else None
+
+
+def _is_label_gain(value):
+    return value is None or hasattr(value, "items") or (
+        isinstance(value, (Sequence, np.ndarray)) and not isinstance(value, (str, bytes))
+    )
 
 
 @dataclass(frozen=True)
@@ -88,6 +125,8 @@ class Parameter:
             raise ValueError(self._message(owner, name, value))
 
     def _message(self, owner, name, value):
+        if isinstance(value, np.ndarray):  # its numbers, not NumPy's repr
+            value = value.tolist()
         shown = f"{value!r}" if not isinstance(value, type) else value.__name__
         return f"{owner}: {name}={shown} is not valid; {name} must be {self.accepts}. {self.fix}"
 
@@ -182,6 +221,23 @@ PARAMETERS = {
         doc="Gain of a document with label ``rel``: ``rel`` (scikit-learn, trec_eval) or "
         "``2**rel - 1`` (Burges et al.; LightGBM, XGBoost).",
     ),
+    "label_gain": Parameter(
+        "None, a sequence of gains (label i gains label_gain[i], as LightGBM's label_gain) "
+        "or a mapping {label: gain}: labels distinct whole numbers >= 0, gains finite "
+        "numbers >= 0",
+        "label_gain=[0, 1, 3, 7, 15] gives labels 0 to 4 LightGBM's default gains; "
+        "label_gain={0: 0, 1: 1, 2: 5} names each label's gain. A negative gain would take "
+        "NDCG out of [0, 1].",
+        has_type=_is_label_gain,
+        is_valid=lambda value: value is None or label_gain_levels(value) is not None,
+        type="sequence or mapping of float",
+        doc="The gain of each label, in place of ``gain``: a sequence (label ``i`` gains "
+        "``label_gain[i]``, as LightGBM's ``label_gain``) or a mapping ``{label: gain}``. "
+        "Gains are finite and >= 0; every label of ``y_true`` must be a whole number the "
+        "sequence or mapping covers (else a ValueError naming the label). The ideal "
+        "ranking of NDCG puts the largest gains first. None: the gain of ``gain``; with "
+        "``label_gain``, ``gain`` must be left ``\"linear\"``.",
+    ),
     "level": options(
         "query", "item",
         fix="'query' counts queries with a hit; 'item' counts relevant recommended items.",
@@ -274,6 +330,20 @@ PARAMETERS = {
         doc="Base of the logarithm of the discount ``1 / log_base(i + 1)``, > 1: "
         "scikit-learn's option. DCG in base ``b`` is DCG in base 2 times ``log2(b)``; NDCG "
         "does not depend on the base.",
+    ),
+    "ap_denominator": Parameter(
+        "'R' or 'min(R,k)' (spaces ignored)",
+        "'R' divides AP@k by the query's relevant documents (trec_eval's map_cut, ranx); "
+        "'min(R,k)' by min(R, k) (LightGBM, XGBoost, Spark, RecBole, implicit, "
+        "Recommenders' map_at_k).",
+        has_type=lambda value: isinstance(value, str),
+        is_valid=lambda value: ap_denominator_of(value) is not None,
+        type='{"R", "min(R,k)"}',
+        doc='What AP@k divides by: ``"R"``, the query\'s relevant documents (trec_eval\'s '
+        '``map_cut``, ranx), or ``"min(R,k)"``, at most ``k`` (LightGBM, XGBoost, Spark, '
+        "RecBole, implicit, Recommenders' ``map_at_k``), so that a query with more than "
+        "``k`` relevant documents can reach 1. Without a cutoff both are R; with "
+        "``n_relevant``, R is the given total.",
     ),
     "no_relevant": options(
         "zero", "skip", "one",

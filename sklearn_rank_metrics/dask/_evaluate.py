@@ -98,7 +98,8 @@ def evaluate(
         ``ddf.compute()``, kept through the shuffle.
     **options
         Every other option of :func:`sklearn_rank_metrics.evaluate`:
-        ``ties``, ``gain``, ``relevance_level``, ``no_relevant``.
+        ``ties``, ``gain``, ``label_gain``, ``ap_denominator``,
+        ``relevance_level``, ``no_relevant``.
 
     Returns
     -------

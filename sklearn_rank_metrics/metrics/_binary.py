@@ -82,6 +82,7 @@ def map_score(
     k=None,
     qid=None,
     exclude=None,
+    ap_denominator="R",
     relevance_level=1,
     n_relevant=None,
     ties="average",
@@ -96,7 +97,9 @@ def map_score(
 
     where ``rel_i`` is 1 if the document at rank ``i`` is relevant, P@i the
     precision of the top ``i``, and R the query's total number of relevant
-    documents (in the list, or ``n_relevant``).
+    documents (in the list, or ``n_relevant``). With
+    ``ap_denominator="min(R,k)"`` the sum is divided by ``min(R, k)``
+    instead (R without a cutoff).
 
     Parameters
     ----------
@@ -113,19 +116,25 @@ def map_score(
 
     Notes
     -----
-    The denominator is R, as in trec_eval's ``map_cut`` and ranx's ``map``:
-    a relevant document below rank k lowers AP@k. (Dividing by the hits
-    inside the top k instead, as some tutorials do, rewards cutting a list
-    short.) Under ``ties="average"`` this is the exact expected AP over the
-    orderings of tied documents, from the probability that two documents
-    of a tie block are both relevant.
+    The denominator is R by default, as in trec_eval's ``map_cut`` and
+    ranx's ``map``: a relevant document below rank k lowers AP@k.
+    ``ap_denominator="min(R,k)"`` divides by ``min(R, k)``, as LightGBM,
+    XGBoost, Spark's ``meanAveragePrecisionAt``, RecBole, implicit and
+    Recommenders' ``map_at_k`` do, so that a query with more than ``k``
+    relevant documents can reach 1. (Dividing by the hits inside the top k
+    instead, as some tutorials and torchmetrics do, rewards cutting a list
+    short: no option.) Under ``ties="average"`` this is the exact expected
+    AP over the orderings of tied documents, from the probability that two
+    documents of a tie block are both relevant; the denominator does not
+    depend on the order.
 
     Equals trec_eval's ``map`` (``map_cut_k`` with ``k``) when every judged
     document of each query is in ``y_true`` or counted by ``n_relevant``,
     and no scores tie (trec_eval orders a tie by document id); for a TREC
-    run use :func:`sklearn_rank_metrics.trec.evaluate_run`. LightGBM and
-    XGBoost divide AP@k by ``min(R, k)``: ``docs/conventions.md`` lists
-    such conventions of other tools and the options that reproduce them.
+    run use :func:`sklearn_rank_metrics.trec.evaluate_run`. LightGBM's
+    ``map@k`` is ``ap_denominator="min(R,k)", no_relevant="one",
+    ties="first"``; ``docs/conventions.md`` lists the conventions of other
+    tools and the options that reproduce them.
 
     References
     ----------
@@ -144,6 +153,8 @@ def map_score(
     0.75555...
     >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=3)   # (1 + 2/3) / 3
     0.55555...
+    >>> map_score([1, 0, 1, 0, 1], [5, 4, 3, 2, 1], k=2, ap_denominator="min(R,k)")  # 1 / 2
+    0.5
     """
 
 

@@ -49,6 +49,8 @@ def evaluate_requests(requests, inputs, options):
 @document_parameters(
     extra={
         "gain": "It applies to ndcg, dcg and cg.",
+        "label_gain": "It applies to ndcg, dcg, cg and trec_eval's ndcg_rel, rndcg and g.",
+        "ap_denominator": "It applies to map and gm_map.",
         "relevance_level": "It applies to the metrics of binary relevance (all but ndcg, "
         "dcg, cg, rc, kendall).",
         "no_relevant": "It applies to every metric but rc and kendall; ``\"one\"`` is an "
@@ -63,6 +65,8 @@ def evaluate(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
+    ap_denominator="R",
     relevance_level=1,
     n_relevant=None,
     ties="average",
@@ -161,8 +165,9 @@ def evaluate(
     2    0.630930  0.5
     """
     options = Options.checked(
-        "evaluate", gain=gain, relevance_level=relevance_level, n_relevant=n_relevant, ties=ties,
-        no_relevant=no_relevant, leakage=leakage, average=average,
+        "evaluate", gain=gain, label_gain=label_gain, relevance_level=relevance_level,
+        n_relevant=n_relevant, ties=ties, no_relevant=no_relevant, ap_denominator=ap_denominator,
+        leakage=leakage, average=average,
     )  # fmt: skip
     requests = requests_for(metrics)
     inputs = Inputs(y_true, y_score, qid, sample_weight, exclude)

@@ -10,10 +10,11 @@ meaning is its own. Conventions follow trec_eval and scikit-learn unless an
 option says otherwise; ``docs/metrics.md`` lists them side by side.
 
 Shared keyword parameters come in one order everywhere: ``k``, ``qid``,
-``exclude``, then the options specific to a function (``gain``, ``level``,
-``method``), then ``relevance_level``, ``n_relevant``, ``ties``,
-``no_relevant``, ``leakage``, ``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
-``gain`` and its ``ignore_ties`` follows ``ties``.
+``exclude``, then the options specific to a function (``gain``,
+``label_gain``, ``level``, ``method``, ``ap_denominator``), then
+``relevance_level``, ``n_relevant``, ``ties``, ``no_relevant``, ``leakage``,
+``sample_weight`` and ``average``; scikit-learn's ``log_base`` follows
+``label_gain`` and its ``ignore_ties`` follows ``ties``.
 """
 
 import functools
@@ -130,6 +131,7 @@ def dcg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     log_base=2,
     ties="average",
     ignore_ties=False,
@@ -143,8 +145,9 @@ def dcg_score(
     .. math:: \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_b(i + 1)}
 
     where ``rel_i`` is the label of the document at rank ``i``, ``g`` the
-    gain: ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential), and
-    ``b`` the base of the logarithm, ``log_base`` (2 by default).
+    gain: ``g(rel) = rel`` (linear), ``2**rel - 1`` (exponential) or
+    ``label_gain[rel]``, and ``b`` the base of the logarithm, ``log_base``
+    (2 by default).
 
     Parameters
     ----------
@@ -213,6 +216,7 @@ def dcg_score(
         qid=qid,
         exclude=exclude,
         gain=gain,
+        label_gain=label_gain,
         ties=ties,
         ignore_ties=ignore_ties,
         no_relevant=no_relevant,
@@ -245,6 +249,7 @@ def ndcg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     ties="average",
     ignore_ties=False,
     no_relevant="zero",
@@ -258,8 +263,8 @@ def ndcg_score(
               \mathrm{DCG@k} = \sum_{i=1}^{\min(k, n)} \frac{g(rel_i)}{\log_2(i + 1)}
 
     where IDCG@k is the DCG@k of the query's documents sorted by decreasing
-    label (the ideal ranking of the list given), and ``g(rel) = rel``
-    (linear) or ``2**rel - 1`` (exponential).
+    gain (the ideal ranking of the list given), and ``g(rel) = rel``
+    (linear), ``2**rel - 1`` (exponential) or ``label_gain[rel]``.
 
     Parameters
     ----------
@@ -291,7 +296,10 @@ def ndcg_score(
     same in every base. LightGBM's and XGBoost's reported NDCG is
     ``gain="exponential", no_relevant="one", ties="first"`` (their queries
     without a relevant document score 1, and their stable sorts keep tied
-    documents in row order). It also equals trec_eval's
+    documents in row order); LightGBM's with its own ``label_gain`` is
+    ``label_gain=`` the same list in place of ``gain``. With gains that do
+    not grow with the label the ideal ranking still puts the largest gains
+    first (LightGBM's puts the highest labels first). It also equals trec_eval's
     ``ndcg_cut`` when the qrels hold the list's labels. ``k`` beyond a list
     cuts nothing. Exponential gains of labels near 1000 and above would
     overflow float64; each query's gains are then divided by a power of two
@@ -315,6 +323,10 @@ def ndcg_score(
     0.97778...
     >>> ndcg_score([1, 0, 2, 0], [0.2, 0.9, 0.9, 0.1], qid=["a", "a", "b", "b"], average=None)
     array([0.63092975, 1.        ])
+    >>> ndcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3, label_gain=[0, 1, 3, 7])  # 2**rel - 1
+    0.95945...
+    >>> ndcg_score([3, 2, 3, 0, 1], [5, 4, 3, 2, 1], k=3, label_gain={0: 0, 1: 1, 2: 2, 3: 10})
+    0.93948...
     """
 
 
@@ -327,6 +339,7 @@ def cg_score(
     qid=None,
     exclude=None,
     gain="linear",
+    label_gain=None,
     ties="average",
     no_relevant="zero",
     leakage="raise",
@@ -337,7 +350,8 @@ def cg_score(
 
     .. math:: \mathrm{CG@k} = \sum_{i=1}^{\min(k, n)} g(rel_i)
 
-    with ``g(rel) = rel`` (linear) or ``2**rel - 1`` (exponential).
+    with ``g(rel) = rel`` (linear), ``2**rel - 1`` (exponential) or
+    ``label_gain[rel]``.
 
     Parameters
     ----------

@@ -102,7 +102,8 @@ def evaluate(
         order and ignore it.
     **options
         Every other option of :func:`sklearn_rank_metrics.evaluate`:
-        ``ties``, ``gain``, ``relevance_level``, ``no_relevant``.
+        ``ties``, ``gain``, ``label_gain``, ``ap_denominator``,
+        ``relevance_level``, ``no_relevant``.
 
     Returns
     -------

@@ -301,6 +301,8 @@ class Evaluation:
             judged_top=None if self.judged is None else self.judged.rq.labels.top,
             trec_eval_version=self.trec_eval_version,
             scaled_gains=reads_scaled and self.needs_scaled_gains,
+            label_gain=self.options.gain_levels,
+            ap_denominator=self.options.ap_divides_by,
         )
 
     def gain_exponents(self, max_labels, query_sizes):

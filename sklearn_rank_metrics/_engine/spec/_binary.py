@@ -87,6 +87,8 @@ class Binary(Computation):
     pooled mean. ``totals(level)`` names further
     order-free totals the ranked quantity reads (bpref's judged non-relevant
     documents), so that they are counted over the judged documents.
+    ``ap_denominator`` (AP): ``combine`` receives the total the call's
+    ``ap_denominator`` divides by (:func:`ap_total`) in place of R.
     """
 
     ranked: Callable
@@ -94,6 +96,7 @@ class Binary(Computation):
     totals: Callable = _no_totals
     about_relevant: bool = True  # False: defined without relevant documents (judged@k)
     pool_weights: Callable | None = None
+    ap_denominator: bool = False
 
     def needs(self, request, plan):
         level = self.level(request, plan)
@@ -103,10 +106,24 @@ class Binary(Computation):
         total = run.total_relevant(self.level(request, plan))
         cutoffs = run.cutoffs(request.k)
         sizes = run.rq.query_sizes
-        values = self.combine(values[0], total, cutoffs, sizes)
+        divisor = ap_total(total, request.k, plan) if self.ap_denominator else total
+        values = self.combine(values[0], divisor, cutoffs, sizes)
         pool_weights = None if self.pool_weights is None else self.pool_weights(cutoffs, sizes)
         no_relevant = total == 0 if self.about_relevant else None
         return QueryValues(values, no_relevant=no_relevant, pool_weights=pool_weights)
+
+
+def ap_total(total, k, plan):
+    """What AP@k divides by: R, or ``min(R, k)`` under ``ap_denominator="min(R,k)"``.
+
+    R is the query's relevant documents (``n_relevant``'s where given), not
+    the list's length: without a cutoff both are R. Under ``ties="average"``
+    the divisor does not depend on the order, so the expected AP is the
+    expected precision sum over it.
+    """
+    if plan.ap_denominator == "R" or k is None:
+        return total
+    return np.minimum(total, k)
 
 
 @dataclass(frozen=True)

@@ -186,6 +186,9 @@ class MetricDefinition:
         Other names accepted for it.
     fixed_options : dict
         Options of that function the name fixes (``level="item"``).
+    extra_options : tuple of str
+        Shared options it takes beyond its family's: ``label_gain`` (the
+        measures of gains per label), ``ap_denominator`` (AP).
     formula : str
         One query's value, for the documentation's metric table.
     matches : str
@@ -215,6 +218,7 @@ class MetricDefinition:
     bounded: bool = True
     aliases: tuple = ()
     fixed_options: dict = field(default_factory=dict)
+    extra_options: tuple = ()
     formula: str = ""
     matches: str = ""
     aggregate: str = "mean"
@@ -226,7 +230,7 @@ class MetricDefinition:
     @property
     def options(self):
         """The shared options this metric takes (besides ``k``, ``qid``, ``sample_weight``)."""
-        return FAMILY_OPTIONS[self.family]
+        return FAMILY_OPTIONS[self.family] + self.extra_options
 
     def parameter(self, name):
         """The declared :class:`Parameter` ``name``, or None where it declares none of that name."""

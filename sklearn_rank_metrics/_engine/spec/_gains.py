@@ -63,12 +63,82 @@ MAX_GRADE = Parameter(
 
 
 def gain_levels(request, plan):
-    """The request's gains per relevance level, checked: a tuple of ``(level, gain)``."""
+    """The request's gains per relevance level, checked: a tuple of ``(level, gain)``.
+
+    They are its name's (trec_eval's ``ndcg.1=3.5``), or the call's
+    ``label_gain``, which gives every label's gain: never both, nor
+    ``label_gain`` with exponential gains.
+    """
     levels = request.parameter("gains")
+    if plan.label_gain:
+        if levels:
+            raise ValueError(
+                f"{request.name}: the name gives gains per relevance level and label_gain "
+                "gives the gain of every label; give the gains in one place."
+            )
+        if plan.gain != "linear":
+            raise ValueError(
+                f"{request.name}: label_gain gives the gain of every label, and "
+                f"gain={plan.gain!r} another; leave "
+                "gain at 'linear' with label_gain (label_gain=[0, 1, 3, 7, 15] is the "
+                "exponential gain of labels 0 to 4)."
+            )
+        return plan.label_gain
     if levels and plan.judged and plan.gain == "linear":
         # trec_eval's gains (the level where not named): where its order can go wrong
         _check_trec_gain_order(levels, plan.judged_top, request.name)
     return levels
+
+
+def finalized_levels(request, plan, run):
+    """:func:`gain_levels`, where ``label_gain`` gives them with every label of the run checked.
+
+    A label ``label_gain`` gives no gain (one it does not cover, or a
+    fractional one) raises, naming the label; so does label 1 where
+    ``n_relevant`` counts relevant documents outside the lists (their label).
+    """
+    levels = gain_levels(request, plan)
+    if not plan.label_gain:
+        return levels
+    given = np.array([label for label, _ in levels])
+    labels = run.rq.labels.values
+    if labels is None:  # too many distinct labels to code: every label is read
+        labels = np.unique(run.rq.input.y_true)
+    missing = labels[~np.isin(labels, given)]
+    covered = _labels_text(given)
+    if missing.shape[0]:
+        label = _plain(missing[0])
+        if not float(label).is_integer():
+            raise ValueError(
+                f"{request.name}: y_true holds the label {label!r}; label_gain gives gains to "
+                f"whole-number labels ({covered}), as LightGBM's label_gain: give y_true "
+                "whole-number grades, or leave label_gain at None for the gain of gain=."
+            )
+        raise ValueError(
+            f"{request.name}: y_true holds the label {label!r}, which label_gain gives no "
+            f"gain (it gives {covered}); give label_gain a gain for every label of y_true."
+        )
+    if run.unlisted_relevant().any() and 1.0 not in given:
+        raise ValueError(
+            f"{request.name}: n_relevant counts relevant documents outside the lists, of "
+            f"label 1, which label_gain gives no gain (it gives {covered}); give label 1 a "
+            "gain."
+        )
+    return levels
+
+
+def _plain(value):
+    """A label as a Python number: an int where whole."""
+    value = value.item()
+    return int(value) if float(value).is_integer() else value
+
+
+def _labels_text(labels):
+    """``labels 0 to 4`` or ``labels 0, 2, 5`` (``labels``: sorted whole floats)."""
+    whole = [int(label) for label in labels]
+    if whole == list(range(whole[0], whole[0] + len(whole))) and len(whole) > 2:
+        return f"labels {whole[0]} to {whole[-1]}"
+    return "label " + str(whole[0]) if len(whole) == 1 else f"labels {', '.join(map(str, whole))}"
 
 
 def _check_trec_gain_order(levels, top, name):
@@ -145,7 +215,7 @@ class GainRatio(Computation):
 
     def finalize(self, request, plan, values, run):
         gain, ideal, *_ = values
-        levels = gain_levels(request, plan)
+        levels = finalized_levels(request, plan, run)
         if levels:  # unscaled gains
             _check_finite(request, plan, run, gain, ideal)
         ideal = _ideal_with_unlisted(request, plan, run, levels, ideal)
@@ -219,6 +289,7 @@ class GainSum(Computation):
 
     def finalize(self, request, plan, values, run):
         sums, has_gain, *_ = values
+        finalized_levels(request, plan, run)
         # Relevant documents outside the list (n_relevant): the query has some.
         has_gain = (has_gain > 0) | run.unlisted_relevant()
         if not np.isfinite(sums).all():
@@ -260,10 +331,11 @@ class LevelGainMean(Computation):
 
     def finalize(self, request, plan, values, run):
         value, positive, *_ = values
+        levels = finalized_levels(request, plan, run)
         unlisted = run.unlisted_relevant()
         if unlisted.any():
             # Labels 0 and 1: the documents of positive gain are the R relevant ones.
-            gain = _unlisted_gain(request, plan, run, gain_levels(request, plan))
+            gain = _unlisted_gain(request, plan, run, levels)
             total = run.total_relevant(plan.relevance_level)
             positive = np.where(unlisted, gain * total, positive)
         _check_finite(request, plan, run, value, positive)

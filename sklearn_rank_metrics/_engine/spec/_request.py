@@ -96,6 +96,11 @@ class PlanContext:
         Whether some query's unscaled DCG could overflow float64 (the ranked
         lists', or the judged documents'), so that NDCG scales its gains;
         False where no computation of the call reads it.
+    label_gain : tuple
+        The call's gain of each label, ``((label, gain), ...)``; () where the
+        call gives none (the gain is ``gain``'s).
+    ap_denominator : {"R", "min(R,k)"}
+        What AP@k divides by.
     """
 
     gain: str = "linear"
@@ -104,6 +109,8 @@ class PlanContext:
     judged_top: float | None = None
     trec_eval_version: str = "10"
     scaled_gains: bool = False
+    label_gain: tuple = ()
+    ap_denominator: str = "R"
 
     @property
     def judged(self):

@@ -68,6 +68,7 @@ _DEFINITIONS = (
         "graded",
         GainRatio(),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         function="ndcg_score",
         formula="`DCG@k / IDCG@k`, IDCG@k the DCG@k of the list sorted by decreasing label",
         matches=(
@@ -80,6 +81,7 @@ _DEFINITIONS = (
         "graded",
         GainSum(discounted=True),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         function="dcg_score",
         bounded=False,
         formula="`sum_{i <= min(k, n)} g(rel_i) / log2(i + 1)`",
@@ -90,6 +92,7 @@ _DEFINITIONS = (
         "graded",
         GainSum(discounted=False),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         function="cg_score",
         bounded=False,
         formula="`sum_{i <= min(k, n)} g(rel_i)`",
@@ -106,8 +109,9 @@ _DEFINITIONS = (
     MetricDefinition(
         "map",
         "binary",
-        Binary(PrecisionSum, over_total),
+        Binary(PrecisionSum, over_total, ap_denominator=True),
         function="map_score",
+        extra_options=("ap_denominator",),
         aliases=("ap",),
         formula="`(1 / R) sum_{i <= k, rel_i relevant} P@i`",
         matches=(
@@ -263,8 +267,9 @@ _DEFINITIONS = (
     MetricDefinition(
         "gm_map",
         "binary",
-        Binary(PrecisionSum, over_total),
+        Binary(PrecisionSum, over_total, ap_denominator=True),
         aliases=("gm_ap",),
+        extra_options=("ap_denominator",),
         aggregate="geometric",
         formula="AP per query; mean `exp(mean(log(max(AP, 1e-5))))`",
         matches="trec_eval `gm_map`",
@@ -354,6 +359,7 @@ _DEFINITIONS = (
         "graded",
         LevelGainMean(RelevantNdcgMean),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         takes_cutoff=False,
         formula="mean over the `P` documents of positive gain of nDCG where each is ranked "
         "(`DCG@i / IDCG@min(i, P)`, i its rank), `DCG / IDCG` for those not ranked",
@@ -365,6 +371,7 @@ _DEFINITIONS = (
         "graded",
         LevelGainMean(RNdcgMean, r_levels=True),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         takes_cutoff=False,
         formula="mean of `DCG@min(t, n) / IDCG@t` over the R levels `t` (documents of the "
         "highest 1, 2, .. positive gains), and of `DCG / IDCG` where `n >= P + 2`; 0 without "
@@ -376,6 +383,7 @@ _DEFINITIONS = (
         "graded",
         LevelGainMean(NormalizedGainSum, max_total=2.0**52),
         parameters=(GAINS_PER_LEVEL,),
+        extra_options=("label_gain",),
         takes_cutoff=False,
         aliases=("normalized_gain",),
         formula="`sum_i g_i / log2(2 + C_i - S_i)` over the ideal's total gain: `S_i` the gains "
