@@ -147,18 +147,18 @@ def test_distribution_declares_its_licence_and_home():
 
 def test_public_names_are_imported_when_first_used():
     """The top level and ``trec`` import a name on first use; their lists are the sub-packages'."""
-    from sklearn_rank_metrics import comparison, metrics, model_selection, plot, trec
+    from sklearn_rank_metrics import comparison, metrics, model_selection, plot, retrieval, trec
 
     assert set(srm.__all__) == {
-        *metrics.__all__, *model_selection.__all__, *comparison.__all__, "RankingCurveDisplay",
-        "config_context", "get_config", "set_config",
+        *metrics.__all__, *model_selection.__all__, *comparison.__all__, *retrieval.__all__,
+        "RankingCurveDisplay", "config_context", "get_config", "set_config",
     }  # fmt: skip
     for package in (srm, trec):
         assert set(package.__all__) <= set(dir(package))
-    for module in (metrics, model_selection, comparison, plot):
+    for module in (metrics, model_selection, comparison, plot, retrieval):
         for name in set(module.__all__) & set(srm.__all__):
             assert getattr(srm, name) is getattr(module, name), name
-    assert srm.metrics is metrics and srm.trec is trec
+    assert srm.metrics is metrics and srm.trec is trec and srm.retrieval is retrieval
     namespace = {}
     exec("from sklearn_rank_metrics import *", namespace)  # noqa: S102 - the star import itself
     assert set(srm.__all__) <= set(namespace)

@@ -33,6 +33,11 @@ def requests_for(metrics, owner="evaluate"):
     return requests
 
 
+def call_options(requests, options):
+    """The call's :class:`Options` with the gain the requests' names set (:func:`call_gain`)."""
+    return replace(options, gain=call_gain(requests, options.gain))
+
+
 def evaluate_requests(requests, inputs, options):
     """The :class:`QueryResults` of ``requests`` on ``inputs`` (:class:`Inputs`), without warning.
 
@@ -40,7 +45,7 @@ def evaluate_requests(requests, inputs, options):
     requests' names may set (:func:`call_gain`). The caller warns about
     what was left out (:func:`warn_left_out`), once.
     """
-    options = replace(options, gain=call_gain(requests, options.gain))
+    options = call_options(requests, options)
     if is_score_matrix(inputs):
         return query_results(evaluate_score_matrix(requests, inputs, options))
     return query_results(evaluate_plain(requests, inputs, options))

@@ -3,7 +3,7 @@
 from .._engine._options import Options
 from .._engine.spec import reads_head_only
 from .._engine.spec._heads import HEAD_DEFINITIONS
-from ..metrics._evaluate import requests_for
+from ..metrics._evaluate import call_options, requests_for
 from ..metrics._score_matrix import check_matrix_options
 
 DEFAULT_METRICS = ("ndcg@10", "map@10", "mrr@10", "recall@10")
@@ -14,6 +14,12 @@ def list_options(owner, **given):
     options = Options.checked(owner, **given)
     check_matrix_options(options, owner)
     return options
+
+
+def list_call(metrics, options, owner, width=None):
+    """``(requests, options)``: :func:`list_requests`, and the options their names' gain sets."""
+    requests = list_requests(metrics, owner, width)
+    return requests, call_options(requests, options)
 
 
 def list_requests(metrics, owner, width=None):

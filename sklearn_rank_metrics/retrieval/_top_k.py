@@ -10,7 +10,7 @@ from .._engine.prepare._validation import RankingInput, numeric_array, plain, ro
 from .._engine.run._run import evaluate_plain
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
-from ._requests import DEFAULT_METRICS, list_options, list_requests
+from ._requests import DEFAULT_METRICS, list_call, list_options
 
 def _integer_items(top_items, n_items):
     """``top_items`` as a 2-D int64 array, checked: ids in ``[0, n_items)``, -1 padding at the end."""
@@ -196,6 +196,8 @@ def evaluate_top_k(
     exclude=None,
     metrics=DEFAULT_METRICS,
     gain="linear",
+    label_gain=None,
+    ap_denominator="R",
     relevance_level=1,
     ties="average",
     no_relevant="zero",
@@ -278,7 +280,8 @@ def evaluate_top_k(
     {'recall@3': 0.25, 'mrr@3': 0.5}
     """
     options = list_options(
-        "evaluate_top_k", gain=gain, relevance_level=relevance_level, ties=ties,
+        "evaluate_top_k", gain=gain, label_gain=label_gain, ap_denominator=ap_denominator,
+        relevance_level=relevance_level, ties=ties,
         no_relevant=no_relevant, leakage=leakage, average=average,
     )  # fmt: skip
     labels = label_pairs(y_true)
@@ -288,7 +291,7 @@ def evaluate_top_k(
         raise ValueError(
             f"top_items has {items.shape[0]} rows but y_true has {n_rows}: one list per query."
         )
-    requests = list_requests(metrics, "evaluate_top_k", width=items.shape[1])
+    requests, options = list_call(metrics, options, "evaluate_top_k", width=items.shape[1])
     valid = items >= 0
     _check_distinct(items, valid)
     excluded = None if exclude is None else excluded_pairs(exclude, labels.shape)

@@ -9,7 +9,7 @@ from .._engine.prepare._validation import numeric_array, plain, row_weights
 from .._engine.run._strips import evaluate_strips, matrix_labels
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
-from ._requests import DEFAULT_METRICS, list_options, list_requests
+from ._requests import DEFAULT_METRICS, list_call, list_options
 
 SIMILARITIES = ("dot", "cosine")
 
@@ -112,6 +112,8 @@ def evaluate_retrieval(
     return_top_k=None,
     batch_size=None,
     gain="linear",
+    label_gain=None,
+    ap_denominator="R",
     relevance_level=1,
     ties="average",
     no_relevant="zero",
@@ -122,8 +124,15 @@ def evaluate_retrieval(
     r"""Evaluate retrieval from query and item vectors: factors or embeddings, exact at the cut.
 
     The score of item ``j`` for query ``i`` is the similarity of their
-    vectors, ``s_ij = q_i . v_j`` (``"dot"``) or
-    ``s_ij = (q_i . v_j) / (||q_i|| ||v_j||)`` (``"cosine"``). Scores are
+    vectors,
+
+    .. math::
+
+        s_{ij} = q_i \cdot v_j \quad (\text{"dot"}), \qquad
+        s_{ij} = \frac{q_i \cdot v_j}{\lVert q_i \rVert \, \lVert v_j \rVert}
+        \quad (\text{"cosine"}).
+
+    Scores are
     computed for ``batch_size`` queries at a time (one matrix product per
     block), each query's top ``k`` items selected exactly (a linear-time
     selection, not a sort, with every item tied with the ``k``-th kept), and
@@ -201,10 +210,11 @@ def evaluate_retrieval(
     """
     options = list_options(
         "evaluate_retrieval", similarity=similarity, return_top_k=return_top_k,
-        batch_size=batch_size, gain=gain, relevance_level=relevance_level, ties=ties,
+        batch_size=batch_size, gain=gain, label_gain=label_gain, ap_denominator=ap_denominator,
+        relevance_level=relevance_level, ties=ties,
         no_relevant=no_relevant, leakage=leakage, average=average,
     )  # fmt: skip
-    requests = list_requests(metrics, "evaluate_retrieval")
+    requests, options = list_call(metrics, options, "evaluate_retrieval")
     queries = _vectors(query_vectors, "query_vectors")
     items = _vectors(item_vectors, "item_vectors")
     if queries.shape[1] != items.shape[1]:

@@ -322,3 +322,28 @@ def test_excluded_items_against_the_definitions(path, entry):
             want = _reference_values(name, y_true, items_scores, exclude, ties=ties, **options)
             np.testing.assert_allclose(results[name], want, rtol=1e-12, atol=1e-15,
                                        err_msg=f"{name} ties={ties}")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"ap_denominator": "min(R,k)", "metrics": ["map@5", "gm_map@3"]},
+        {"label_gain": [0, 1, 5, 9], "metrics": ["ndcg@5", "dcg@3"]},
+        {"metrics": ["ndcg_cut_5", "nDCG@3"]},  # trec_eval's names set exponential gains
+    ],
+    ids=["ap_denominator", "label_gain", "gain from the names"],
+)
+def test_the_options_of_evaluate_reach_the_top_k_front_ends(options):
+    """evaluate_retrieval and evaluate_top_k apply the call's options as evaluate does."""
+    rng = np.random.default_rng(3)
+    queries, items = rng.integers(-3, 4, (12, 3)).astype(float), rng.integers(-3, 4, (80, 3))
+    scores = queries @ items.T
+    y_true = sparse.csr_array((rng.random((12, 80)) < 0.1) * rng.integers(1, 4, (12, 80)))
+    expected = srm.evaluate(y_true, scores, average=None, **options)
+    vectors = srm.evaluate_retrieval(queries, items.astype(float), y_true, average=None, **options)
+    top_items = np.argsort(-scores, axis=1, kind="stable")
+    top_scores = np.take_along_axis(scores, top_items, axis=1)
+    lists = srm.evaluate_top_k(y_true, top_items, top_scores=top_scores, average=None, **options)
+    for name in expected.metrics:
+        assert np.array_equal(vectors[name], expected[name]), name
+        assert np.array_equal(lists[name], expected[name]), name
