@@ -11,6 +11,7 @@ ranking of every kept (query, item) pair, query for query.
 from .._engine._warnings import warn_caller
 from .._engine.prepare._sparse import is_sparse
 from .._engine.prepare._validation import row_weights
+from .._engine.spec import head_cutoff
 from .._engine.run._strips import evaluate_strips, float_scores, matrix_labels, matrix_strips
 
 
@@ -64,4 +65,5 @@ def evaluate_score_matrix(requests, inputs, options, owner="evaluate"):
         inputs.y_true, scores.shape, inputs.exclude, options.leakage, weights
     )
     warn_leakage(n_dropped)
-    return evaluate_strips(requests, matrix, matrix_strips(scores, dtype), options, owner=owner)
+    strips = matrix_strips(scores, dtype, head_cutoff(requests))
+    return evaluate_strips(requests, matrix, strips, options, owner=owner)

@@ -56,15 +56,42 @@ class _TopLists:
         self.scores = np.full((n_queries, k), np.nan, dtype=dtype)
 
     def see(self, first_row, scores, heads):
+        """Keep the top ``k`` of each row of a strip's heads, by score, ties by item id.
+
+        The heads come by row and item id: a table of each row's heads,
+        stably sorted by score along its rows, keeps the item order within
+        a tie. Rows whose head is a wide tie are sorted on their own.
+        """
         rows, columns = heads.rows, heads.columns
         values = scores[rows, columns]
-        order = np.lexsort((columns, -values, rows))  # by score, ties by item id
-        rows, columns, values = rows[order], columns[order], values[order]
-        starts = np.searchsorted(rows, rows, side="left")
-        rank = np.arange(rows.shape[0]) - starts
-        kept = rank < self.k
-        self.items[first_row + rows[kept], rank[kept]] = columns[kept]
-        self.scores[first_row + rows[kept], rank[kept]] = values[kept]
+        counts = np.bincount(rows, minlength=scores.shape[0])
+        first = np.cumsum(counts) - counts
+        position = np.arange(rows.shape[0]) - first[rows]
+        narrow = counts <= 4 * self.k
+        taken = narrow[rows]
+        width = int(counts[narrow].max()) if narrow.any() else 0
+        table_rows = np.flatnonzero(narrow)
+        slot = np.cumsum(narrow) - 1
+        table = np.full((table_rows.shape[0], width), -np.inf, dtype=values.dtype)
+        items = np.full(table.shape, -1, dtype=np.int64)
+        table[slot[rows[taken]], position[taken]] = values[taken]
+        items[slot[rows[taken]], position[taken]] = columns[taken]
+        order = np.argsort(-table, axis=1, kind="stable")[:, : self.k]
+        ranked_items = np.take_along_axis(items, order, axis=1)
+        ranked_values = np.take_along_axis(table, order, axis=1)
+        filled = ranked_items >= 0
+        where = np.nonzero(filled)
+        self.items[first_row + table_rows[where[0]], where[1]] = ranked_items[filled]
+        self.scores[first_row + table_rows[where[0]], where[1]] = ranked_values[filled]
+        wide = ~taken
+        if wide.any():  # a wide tie: by score, then item id, with a sort of these cells only
+            rows, columns, values = rows[wide], columns[wide], values[wide]
+            order = np.lexsort((columns, -values, rows))
+            rows, columns, values = rows[order], columns[order], values[order]
+            rank = np.arange(rows.shape[0]) - np.searchsorted(rows, rows, side="left")
+            kept = rank < self.k
+            self.items[first_row + rows[kept], rank[kept]] = columns[kept]
+            self.scores[first_row + rows[kept], rank[kept]] = values[kept]
 
 
 def similarity_strips(queries, items, similarity, batch_size):
@@ -226,7 +253,10 @@ def evaluate_retrieval(
     weights = row_weights(sample_weight, shape[0])
     matrix, n_dropped = matrix_labels(y_true, shape, exclude, options.leakage, weights)
     warn_leakage(n_dropped)
-    batch_size = strip_rows(shape[1]) if batch_size is None else batch_size
+    if batch_size is None:
+        k = max(request.k for request in requests)
+        itemsize = np.result_type(queries.dtype, items.dtype).itemsize
+        batch_size = strip_rows(shape[1], itemsize, max(k, return_top_k or 0))
     strips = similarity_strips(queries, items, similarity, batch_size)
     top = None
     if return_top_k is not None:

@@ -24,14 +24,23 @@ import numpy as np
 from ._arrays import code_dtype
 from ._validation import RankingInput, plain
 
-# A strip holds at most this many scores (and argpartition as many indices):
-# a bounded working set whatever the catalogue, a few hundred MB at most.
-STRIP_SCORES = 1 << 24
+# A strip's scores take at most this many bytes: a bounded working set
+# whatever the catalogue, yet blocks of queries large enough for matrix
+# products to run at full speed (256 queries of a million float32 scores).
+STRIP_BYTES = 1 << 30
+STRIP_SCORES = 1 << 24  # the cells a strip spreads over the call's threads at least
 
 
-def strip_rows(n_items):
-    """How many queries a strip of ``n_items`` scores each holds (at least one)."""
-    return max(1, STRIP_SCORES // max(int(n_items), 1))
+def strip_rows(n_items, itemsize=4, k=None):
+    """How many queries a strip of ``n_items`` scores each holds (at least one).
+
+    ``itemsize``: the bytes of a score. Where rows are selected by a
+    partition (narrow rows, ``k`` beyond a threshold's reach, or none), the
+    partition's int64 indices count too.
+    """
+    n_items = max(int(n_items), 1)
+    per_cell = itemsize + (1 if k is not None and _sample_step(k, n_items) > 1 else 8)
+    return max(1, STRIP_BYTES // (n_items * per_cell))
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,7 @@ def head_cells(scores, k, n_excluded=None, *, first_row=0, owner="evaluate"):
 
 # A threshold from every STEP-th score is used where rows hold at least this
 # many times k items: below, a partition of the row costs about as much.
-_SAMPLED_WIDTH = 256
+_SAMPLED_WIDTH = 32
 _MAX_STEP = 16
 _OVERSHOOT = 3  # the threshold aims at about 3 (k + 1) candidates per row
 
@@ -130,14 +139,31 @@ def _sampled_heads(scores, k, step):
     rows, columns = np.nonzero(scores >= threshold[:, None])
     values = scores[rows, columns]
     counts = np.bincount(rows, minlength=n_rows)
-    settled = counts >= k
-    # The k-th largest candidate of each settled row: candidates sorted by row, then score.
-    order = np.lexsort((-values, rows))
-    first = np.cumsum(counts) - counts
+    # Settled: k candidates or more, and not so many (a wide tie) that the table below grows.
+    settled = (counts >= k) & (counts <= _MAX_CANDIDATES * _OVERSHOOT * (k + 1))
     kth = np.full(n_rows, np.inf, dtype=scores.dtype)
-    kth[settled] = values[order[first[settled] + k - 1]]
+    kth[settled] = kth_largest(values, rows, counts, settled, k)
     keep = values >= kth[rows]
     return rows[keep], columns[keep], np.flatnonzero(~settled)
+
+
+_MAX_CANDIDATES = 8  # times the aimed-at number: beyond, a row is left to the partition
+
+
+def kth_largest(values, rows, counts, chosen, k):
+    """The ``k``-th largest of the ``values`` of each ``chosen`` row (``rows`` non-decreasing).
+
+    One table of the chosen rows' values, padded with ``-inf`` to the
+    longest, partitioned along its rows: no sort of all the values.
+    """
+    width = int(counts[chosen].max()) if chosen.any() else k
+    table = np.full((int(chosen.sum()), width), -np.inf, dtype=values.dtype)
+    taken = chosen[rows]
+    first = np.cumsum(counts) - counts
+    position = np.arange(rows.shape[0]) - first[rows]
+    slot = np.cumsum(chosen) - 1  # the table row of each chosen row
+    table[slot[rows[taken]], position[taken]] = values[taken]
+    return np.partition(table, width - k, axis=1)[:, width - k]
 
 
 def _partitioned_heads(scores, k, valid, first_row, owner, row_numbers=None):

@@ -155,8 +155,11 @@ def float_scores(y_score, name="y_score"):
     return scores, np.dtype(np.float64)
 
 
-def matrix_strips(scores, dtype):
-    """``(first_row, strip)`` of a 2-D score array: float copies of consecutive row blocks."""
-    step = strip_rows(scores.shape[1])
+def matrix_strips(scores, dtype, k=None):
+    """``(first_row, strip)`` of a 2-D score array: float copies of consecutive row blocks.
+
+    ``k``: the cutoff the strips' heads are selected at (None: whole rows).
+    """
+    step = strip_rows(scores.shape[1], dtype.itemsize, k)
     for first_row in range(0, scores.shape[0], step):
         yield first_row, np.array(scores[first_row : first_row + step], dtype=dtype)
