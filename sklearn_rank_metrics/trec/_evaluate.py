@@ -6,8 +6,9 @@ coded jointly (codes in sorted-id order, the order trec_eval prints), each
 retrieved document gets trec_eval's label (its grade, or a negative code when
 it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`), in a
 :class:`~._joined.JoinedRun`. Two files are joined on Arrow arrays with no
-Python object per line (:mod:`._coded`); DataFrames, and files that path
-leaves to pandas (:class:`~._format.NeedsDataFramePath`, caught in
+Python object per line (:mod:`._coded`), and so are two dicts
+``{query_id: {doc_id: value}}`` (:mod:`._dicts`); DataFrames, and files and
+dicts that path leaves to pandas (:class:`~._format.NeedsDataFramePath`, caught in
 :func:`join_run`), by factorizing the ids (:mod:`._frames`). The rows are put
 in trec_eval's order where it matters (:mod:`._order`); the engine then ranks
 the run once and takes R, the ideal DCG and every other total from the
@@ -34,8 +35,9 @@ from ..metrics._evaluate import requests_for
 from ..metrics._means import trec_means
 from ..metrics._query_results import queries_taken, query_results, values_replaced, warn_left_out
 from ._coded import read_joined
+from ._dicts import FlatPairs, flat_pairs, is_nested, join_nested
 from ._files import import_pandas, read_bytes
-from ._format import NeedsDataFramePath
+from ._format import QRELS, RUN, NeedsDataFramePath
 from ._frames import join_frames
 from ._order import take, trec_eval_ranking, within
 
@@ -330,18 +332,29 @@ class RunOptions:
 
 
 def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
-    """The :class:`~._joined.JoinedRun` of the qrels and the run, paths or DataFrames.
+    """The :class:`~._joined.JoinedRun` of the qrels and the run, paths, DataFrames or dicts.
 
     Two paths are joined on Arrow arrays where pyarrow reads the files
-    (:func:`~._coded.read_joined`), else read into DataFrames and joined
-    there (where the Arrow path raises :class:`~._format.NeedsDataFramePath`),
-    with the readers' checks and errors. With ``max_docs``, a
+    (:func:`~._coded.read_joined`), two ``{query_id: {doc_id: value}}``
+    dicts where their ids are strings (:func:`~._dicts.join_nested`), else
+    read into DataFrames and joined there (where the Arrow path raises
+    :class:`~._format.NeedsDataFramePath`), with the readers' checks and
+    errors. With ``max_docs``, a
     document repeated in a query is an error only within the query's top
     ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
     pair is cut there first.
     """
     data = (None, None)
-    if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
+    if is_nested(qrels) or is_nested(run):
+        # Each dict is flattened (and checked) once, whichever path joins it.
+        qrels = flat_pairs(qrels, QRELS) if is_nested(qrels) else qrels
+        run = flat_pairs(run, RUN) if is_nested(run) else run
+        if isinstance(qrels, FlatPairs) and isinstance(run, FlatPairs):
+            try:
+                return join_nested(qrels, run)
+            except NeedsDataFramePath:
+                pass  # pandas reads the ids as text, names a missing one or a bad value
+    elif isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
         # Each file is read once: where the DataFrame path must decide, it
         # parses the same bytes (a file changed between two reads would join
         # two versions of it).
