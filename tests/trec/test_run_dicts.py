@@ -121,10 +121,14 @@ def test_integer_keys_are_the_ids_their_digits_write(tmp_path):
         results, given_messages = evaluated(*given, **options)
         assert_same_results(results, expected)
         assert given_messages == messages
-    # NumPy's integers and floats, as a model's outputs hold them.
-    numpy_run = {np.int64(q): {np.int32(d): np.float32(s) for d, s in docs.items()}
+    # NumPy's integers and floats, as a model's outputs hold them: float32
+    # scores are the float64 numbers they hold, as write_trec_run writes them.
+    numpy_run = {np.int64(q): {np.int32(d): np.float32(s + 0.1) for d, s in docs.items()}
                  for q, docs in run.items()}  # fmt: skip
+    text_run = {str(q): {str(d): s for d, s in docs.items()} for q, docs in numpy_run.items()}
+    expected = evaluated(*write_files(tmp_path, qrels, text_run), **options)[0]
     assert_same_results(evaluated(qrels, numpy_run, **options)[0], expected)
+    assert_same_results(evaluated(qrels, text_run, **options)[0], expected)
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -144,11 +148,18 @@ def test_a_dict_beside_a_dataframe_or_a_file(tmp_path, seed):
 def test_the_join_on_arrow_arrays_is_the_dataframe_join(seed):
     pytest.importorskip("pyarrow")
     qrels, run = run_dict(seed)
+    qrels = dict(reversed(qrels.items()))  # the qrels' queries in another order than the run's
     qrels_pairs, run_pairs = flat_pairs(qrels, QRELS), flat_pairs(run, RUN)
     on_arrow = join_nested(qrels_pairs, run_pairs)
     on_frames = join_frames(pd, qrels_pairs, run_pairs)
-    for field in ["query_ids", "run_queries", "judged_queries", "grades", "labels", "scores"]:
+    for field in ["query_ids", "run_queries", "labels", "scores"]:
         np.testing.assert_array_equal(getattr(on_arrow, field), getattr(on_frames, field))
+    # The judgments, which the Arrow join puts in the run's order of queries.
+    judged = [np.lexsort((joined.grades, joined.judged_queries)) for joined in (on_arrow, on_frames)]
+    for field in ["judged_queries", "grades"]:
+        arrow_values, frame_values = (getattr(joined, field)[order]
+                                      for joined, order in zip((on_arrow, on_frames), judged))
+        np.testing.assert_array_equal(arrow_values, frame_values)
     rows = np.arange(on_arrow.run_queries.shape[0])[::-1]
     np.testing.assert_array_equal(on_arrow.doc_ids(rows), on_frames.doc_ids(rows))
     frame = nested_frame(pd, run_pairs, RUN)
