@@ -87,11 +87,42 @@ def flat_pairs(given, fmt):
         _raise_empty(queries[int(empty[0])], fmt)
     docs = list(chain.from_iterable(inner))
     values = list(chain.from_iterable([documents.values() for documents in inner]))
+    pairs = FlatPairs(queries, lengths, docs, None)
+    return pairs._replace(values=_numbers(values, pairs, fmt))
+
+
+def _numbers(values, pairs, fmt):
+    """The dict's values as NumPy numbers, as ``np.array`` would infer them, checked.
+
+    int64 where all are integers (uint64 where NumPy's are beyond int64),
+    else float64, without ``np.array``'s pass to infer the type: one pass
+    finds the types, for the check too. A value that is not a real number,
+    or is a bool, or a Python integer beyond int64, is an error naming its
+    pair (``pairs``: the dict's, their values aside).
+    """
     kinds = set(map(type, values))
     if not all(issubclass(kind, _NUMBERS) and not issubclass(kind, _NOT_NUMBERS) for kind in kinds):
-        _raise_not_a_number(FlatPairs(queries, lengths, docs, None), values, fmt)
-    values = np.array(values) if values else np.zeros(0, np.int64)
-    return FlatPairs(queries, lengths, docs, values)
+        position = next(
+            i for i, value in enumerate(values)
+            if not isinstance(value, _NUMBERS) or isinstance(value, _NOT_NUMBERS)
+        )  # fmt: skip
+        value = values[position]
+        what = f"not a number (a {type(value).__name__})"
+        if isinstance(value, _NOT_NUMBERS):
+            what = "a bool, not a number"
+        expected = "an integer, as in a qrels file" if fmt is QRELS else "a finite number"
+        _raise_at(pairs, position, fmt, TypeError,
+                  f"the {fmt.evaluated[2]} {plain(value)!r} is {what}; it must be {expected}")
+    if any(issubclass(kind, np.unsignedinteger) for kind in kinds):
+        return np.array(values)  # uint64 beyond int64 ranks exactly, as a DataFrame's
+    integers = all(issubclass(kind, (int, np.integer)) for kind in kinds)
+    try:
+        return np.fromiter(values, np.int64 if integers else np.float64, count=len(values))
+    except OverflowError:  # a Python integer beyond int64
+        position = next(i for i, value in enumerate(values) if abs(value) > np.iinfo(np.int64).max)
+        _raise_at(pairs, position, fmt, ValueError,
+                  f"the {fmt.evaluated[2]} {values[position]} is beyond int64; give it as a "
+                  "float, as a file's numbers are read")  # fmt: skip
 
 
 def nested_frame(pd, pairs, fmt):
@@ -174,20 +205,10 @@ def _raise_empty(query, fmt):
     )
 
 
-def _raise_not_a_number(pairs, values, fmt):
-    """Raise for the first value that is not a real number, or is a bool, naming its pair."""
-    position = next(
-        i for i, value in enumerate(values)
-        if not isinstance(value, _NUMBERS) or isinstance(value, _NOT_NUMBERS)
-    )  # fmt: skip
-    value = values[position]
+def _raise_at(pairs, position, fmt, error, problem):
+    """Raise ``error`` for the value at ``position`` of the dict's pairs, naming its pair."""
     query = pairs.queries[int(np.searchsorted(np.cumsum(pairs.lengths), position, side="right"))]
-    expected = "an integer, as in a qrels file" if fmt.kind == "qrels" else "a finite number"
-    what = f"not a number (a {type(value).__name__})"
-    if isinstance(value, _NOT_NUMBERS):
-        what = "a bool, not a number"
-    raise TypeError(
+    raise error(
         f"evaluate_run: the {fmt.kind} dict, the pair (query_id={plain(query)!r}, "
-        f"doc_id={plain(pairs.docs[position])!r}): the {fmt.evaluated[2]} {plain(value)!r} is "
-        f"{what}; it must be {expected}."
+        f"doc_id={plain(pairs.docs[position])!r}): {problem}."
     )

@@ -155,10 +155,11 @@ def test_the_join_on_arrow_arrays_is_the_dataframe_join(seed):
     for field in ["query_ids", "run_queries", "labels", "scores"]:
         np.testing.assert_array_equal(getattr(on_arrow, field), getattr(on_frames, field))
     # The judgments, which the Arrow join puts in the run's order of queries.
-    judged = [np.lexsort((joined.grades, joined.judged_queries)) for joined in (on_arrow, on_frames)]
+    joins = (on_arrow, on_frames)
+    judged = [np.lexsort((joined.grades, joined.judged_queries)) for joined in joins]
     for field in ["judged_queries", "grades"]:
         arrow_values, frame_values = (getattr(joined, field)[order]
-                                      for joined, order in zip((on_arrow, on_frames), judged))
+                                      for joined, order in zip(joins, judged))
         np.testing.assert_array_equal(arrow_values, frame_values)
     rows = np.arange(on_arrow.run_queries.shape[0])[::-1]
     np.testing.assert_array_equal(on_arrow.doc_ids(rows), on_frames.doc_ids(rows))
@@ -235,6 +236,8 @@ _PAIR = r"the pair \(query_id='q1', doc_id='d1'\)"
     ({"q1": {"d2": 1.0, "d1": "0.5"}}, TypeError, _PAIR + ": the score '0.5' is not a number"),
     ({"q1": {"d1": float("nan")}}, ValueError, _PAIR + ": the score is NaN"),
     ({"q1": {"d1": -np.inf}}, ValueError, _PAIR + ": the score '-inf' is not finite"),
+    ({"q1": {"d1": -(2**70)}}, ValueError, _PAIR + ": the score -1180591620717411303424 is "
+                                           "beyond int64; give it as a float"),
     ({"q1": [("d1", 1.0)]}, TypeError, "maps query_id='q1' to a list, not a dict"),
     ({"q0": {"d": 1.0}, "q1": {}}, ValueError, "maps query_id='q1' to an empty dict.*"
                                                "missing_queries='zero'"),
