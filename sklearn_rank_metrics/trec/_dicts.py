@@ -169,7 +169,7 @@ def _columns(pairs, fmt):
         values = values.astype(np.float64, copy=False)
         if not valid_values(values, integers):
             raise NeedsDataFramePath(f"a {fmt.evaluated[2]} is not a valid number")
-    elif values.dtype.kind != "i":  # integers beyond int64
+    elif values.dtype.kind != "i":  # NumPy's uint64 beyond int64, which a DataFrame ranks exactly
         raise NeedsDataFramePath(f"a {fmt.evaluated[2]} is beyond int64")
     elif integers and np.abs(values).max() > MAX_EXACT_INTEGER:
         raise NeedsDataFramePath("a relevance grade is beyond 2**53")
