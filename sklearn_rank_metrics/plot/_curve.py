@@ -337,13 +337,14 @@ class RankingCurveDisplay:
 
         Parameters
         ----------
-        qrels : str, path-like or pandas.DataFrame
+        qrels : str, path-like, pandas.DataFrame or dict
             The relevance judgments, as :func:`~sklearn_rank_metrics.trec.evaluate_run`
-            takes them (a qrels file, or columns ``query_id``, ``doc_id``,
-            ``relevance``).
-        run : str, path-like or pandas.DataFrame
-            The ranking, as ``evaluate_run`` takes it (a run file, or
-            columns ``query_id``, ``doc_id``, ``score``).
+            takes them (a qrels file, columns ``query_id``, ``doc_id``,
+            ``relevance``, or a dict ``{query_id: {doc_id: relevance}}``).
+        run : str, path-like, pandas.DataFrame or dict
+            The ranking, as ``evaluate_run`` takes it (a run file, columns
+            ``query_id``, ``doc_id``, ``score``, or a dict ``{query_id:
+            {doc_id: score}}``).
         metric : str, default="ndcg"
             One of :data:`CURVE_METRICS` (see :meth:`from_predictions`).
         k_max : int, default=20

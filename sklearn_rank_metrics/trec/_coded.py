@@ -62,9 +62,24 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
     """:func:`read_joined` of ``(bytes, name)`` of each file, on the call's threads."""
     qrels = read_arrow_columns(qrels_file[0], QRELS, qrels_file[1], pool)
     run = read_arrow_columns(run_file[0], RUN, run_file[1], pool)
+    run_name = last_line_field(run_file[0], RUN.index("run_name"))
+    return join_columns(qrels, run, run_name, pool, n_threads)
+
+
+def join_columns(qrels, run, run_name, pool=None, n_threads=1):
+    """The :class:`~._joined.JoinedRun` of the qrels' and the run's columns.
+
+    ``qrels`` and ``run``: ``{column: values}`` as
+    :func:`~._arrow.read_arrow_columns` gives them (ids as Arrow strings,
+    numbers as NumPy arrays, checked), the query ids either as a
+    ``"query_id"`` column or already coded, ``"query_codes"``: ``(codes,
+    ids, grouped)`` as :func:`~._queries.arrow_query_codes` gives them
+    (a dict's, :mod:`._dicts`). :class:`~._format.NeedsDataFramePath` where
+    a pair may repeat, or a hash leaves a doubt.
+    """
     _, pc, _ = pyarrow_modules(False)
-    run_codes, run_ids, run_grouped = arrow_query_codes(pc, run["query_id"])
-    judged_codes, judged_ids, judged_grouped = arrow_query_codes(pc, qrels["query_id"])
+    run_codes, run_ids, run_grouped = _query_codes(pc, run)
+    judged_codes, judged_ids, judged_grouped = _query_codes(pc, qrels)
     query_ids, run_queries, judged_queries = joint_query_codes(
         run_codes, run_ids, judged_codes, judged_ids
     )
@@ -98,8 +113,15 @@ def _read_joined(qrels_file, run_file, pool, n_threads):
         labels=judged_labels(run_queries.shape[0], run_rows, judged_rows, grades),
         scores=run["score"],
         doc_ids=lambda rows: numpy_values(take_strings(pc, run_docs, rows)),
-        run_name=last_line_field(run_file[0], RUN.index("run_name")),
+        run_name=run_name,
     )
+
+
+def _query_codes(pc, columns):
+    """``(codes, ids, grouped)`` of the query ids of a file's (or a dict's) columns."""
+    if "query_codes" in columns:
+        return columns["query_codes"]
+    return arrow_query_codes(pc, columns["query_id"])
 
 
 def pairs_appear_once_in_columns(query_ids, doc_ids, pool, n_threads):

@@ -6,15 +6,15 @@ coded jointly (codes in sorted-id order, the order trec_eval prints), each
 retrieved document gets trec_eval's label (its grade, or a negative code when
 it is unjudged, see :mod:`sklearn_rank_metrics._engine._judgments`), in a
 :class:`~._joined.JoinedRun`. Two files are joined on Arrow arrays with no
-Python object per line (:mod:`._coded`); DataFrames, and files that path
-leaves to pandas (:class:`~._format.NeedsDataFramePath`, caught in
-:func:`join_run`), by factorizing the ids (:mod:`._frames`). The rows are put
+Python object per line (:mod:`._coded`), and so are two dicts
+``{query_id: {doc_id: value}}`` (:mod:`._dicts`); DataFrames, and files and
+dicts that path leaves to pandas (:class:`~._format.NeedsDataFramePath`, caught in
+:func:`~._sources.join_run`), by factorizing the ids (:mod:`._frames`). The rows are put
 in trec_eval's order where it matters (:mod:`._order`); the engine then ranks
 the run once and takes R, the ideal DCG and every other total from the
 judged documents.
 """
 
-import os
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -33,11 +33,8 @@ from .._engine.spec import call_gain
 from ..metrics._evaluate import requests_for
 from ..metrics._means import trec_means
 from ..metrics._query_results import queries_taken, query_results, values_replaced, warn_left_out
-from ._coded import read_joined
-from ._files import import_pandas, read_bytes
-from ._format import NeedsDataFramePath
-from ._frames import join_frames
 from ._order import take, trec_eval_ranking, within
+from ._sources import join_run
 
 DEFAULT_MEASURES = ("map", "ndcg@10", "precision@10", "recall@100", "mrr")
 
@@ -112,16 +109,19 @@ def evaluate_run(
 
     Parameters
     ----------
-    qrels : str, path-like or pandas.DataFrame
+    qrels : str, path-like, pandas.DataFrame or dict
         The relevance judgments: a qrels file (plain or gzipped, read by
-        :func:`read_trec_qrels`) or a DataFrame with columns ``query_id``,
+        :func:`read_trec_qrels`), a DataFrame with columns ``query_id``,
         ``doc_id`` (ids, compared as text) and ``relevance`` (integers, as
-        in a qrels file; negative: in the pool but not judged).
-    run : str, path-like or pandas.DataFrame
-        The ranking: a run file (read by :func:`read_trec_run`) or a
+        in a qrels file; negative: in the pool but not judged), or a dict
+        ``{query_id: {doc_id: relevance}}`` as pytrec_eval and BEIR hold
+        them (see Notes).
+    run : str, path-like, pandas.DataFrame or dict
+        The ranking: a run file (read by :func:`read_trec_run`), a
         DataFrame with columns ``query_id``, ``doc_id`` and ``score``
-        (finite numbers, higher ranks first; integers ranked exactly). The
-        run's ``rank`` column is ignored, as trec_eval ignores it.
+        (finite numbers, higher ranks first; integers ranked exactly), or a
+        dict ``{query_id: {doc_id: score}}``. The run's ``rank`` column is
+        ignored, as trec_eval ignores it.
     metrics : str or sequence of str, default=("map", "ndcg@10", "precision@10", "recall@100", "mrr")
         Measure names, as :func:`~sklearn_rank_metrics.evaluate` takes them.
         Each result's key names its measure: trec_eval's sets (``"all_trec"``,
@@ -183,14 +183,18 @@ def evaluate_run(
         ``missing_queries="zero"``, which evaluates every judged query;
         ``rank-eval`` exits 7 there, naming ``-c``),
         when a DataFrame lacks a column or holds a (query, document) pair
-        twice (within the top ``max_docs``: trec_eval stops on ``duplicate
+        twice (a dict: two keys with one text, ``1`` and ``"1"``) (within the top ``max_docs``: trec_eval stops on ``duplicate
         docs``), or for an option outside its values. When a
         DataFrame has a missing query or document id (NaN, None), a
         relevance that is not an integer (1.5, NaN, inf), or a score that
         is not finite, naming the frame, the column and the pair, as the
-        file readers name the line.
+        file readers name the line; the same for a dict, and a query of a
+        dict mapped to an empty dict (no file holds one).
     TypeError
-        When the relevance or score column does not hold numbers (strings).
+        When the relevance or score column does not hold numbers (strings);
+        when a dict maps a query to anything but a dict, or holds a value
+        that is not a real number or is a bool, naming the query and the
+        document.
 
     Warns
     -----
@@ -216,6 +220,16 @@ def evaluate_run(
     file pyarrow does not read exactly as pandas does, or a repeated pair,
     sends both files to pandas' readers, which name the malformed line or
     the duplicate pair. Both ways give the same numbers.
+
+    A dict ``{query_id: {doc_id: value}}`` (pytrec_eval's and BEIR's form)
+    gives the numbers of the file :func:`write_trec_run` writes from it, read
+    back: ids are compared as text (an integer key ``7`` is the id ``"7"``
+    of a file), every measure and tie mode is the file's, ``ties="first"``
+    keeps each query's documents in the dict's order, and integer scores
+    (every score of the dict an integer) rank exactly, as a DataFrame's. Two
+    dicts with string ids are flattened in one pass of C-level iteration and
+    joined on Arrow arrays as two files are, in about the time of the file
+    path and less than pytrec_eval's; other ids take the DataFrame path.
 
     With the default ``ties="trec_eval"`` every measure equals trec_eval's,
     of the version ``trec_eval_version`` names, and the ``rank-eval``
@@ -291,6 +305,13 @@ def evaluate_run(
     qid
     q1  0.5
     q2  0.5
+
+    The same run and qrels as pytrec_eval's (and BEIR's) dicts:
+
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d9": 1}, "q2": {"d4": 1}}
+    >>> run = {"q1": {"d1": 2.0, "d3": 1.0}, "q2": {"d4": 0.5, "d5": 0.7}}
+    >>> evaluate_run(qrels, run, metrics=["map", "recall@10"])
+    {'map': 0.5, 'recall@10': 0.75}
     """
     check_parameters("evaluate_run", average=average)
     options = RunOptions.checked(
@@ -327,31 +348,6 @@ class RunOptions:
             run_ties=given["ties"],
         )
         return cls(**given)
-
-
-def join_run(qrels, run, *, max_docs=None, trec_eval_version="10"):
-    """The :class:`~._joined.JoinedRun` of the qrels and the run, paths or DataFrames.
-
-    Two paths are joined on Arrow arrays where pyarrow reads the files
-    (:func:`~._coded.read_joined`), else read into DataFrames and joined
-    there (where the Arrow path raises :class:`~._format.NeedsDataFramePath`),
-    with the readers' checks and errors. With ``max_docs``, a
-    document repeated in a query is an error only within the query's top
-    ``max_docs`` (trec_eval ``-M`` checks only those): a run with a repeated
-    pair is cut there first.
-    """
-    data = (None, None)
-    if isinstance(qrels, (str, os.PathLike)) and isinstance(run, (str, os.PathLike)):
-        # Each file is read once: where the DataFrame path must decide, it
-        # parses the same bytes (a file changed between two reads would join
-        # two versions of it).
-        data = (read_bytes(qrels), read_bytes(run))
-        try:
-            return read_joined(qrels, run, data=data)  # no pandas import where pyarrow reads both
-        except NeedsDataFramePath:
-            pass  # pandas reads the files, names a malformed line or a repeated pair
-    pd = import_pandas("evaluate_run")
-    return join_frames(pd, qrels, run, max_docs, trec_eval_version, data)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from .._engine.prepare._validation import plain
+from ._dicts import FlatPairs, flat_pairs, is_nested, nested_frame
 from ._format import QRELS, RUN, number_problem, valid_values
 from ._joined import JoinedRun, judged_labels
 from ._order import single_precision
@@ -22,9 +23,10 @@ from ._read import check_pairs, first_missing, read_table, read_trec_qrels, read
 
 
 def _frame(pd, given, fmt, read, data=None):
-    """``(frame, name)``: the qrels or run as a DataFrame, read from a path or checked.
+    """``(frame, name)``: the qrels or run as a DataFrame, read from a path, a dict, or checked.
 
-    ``data``: the bytes of the path ``given``, where read already.
+    ``data``: the bytes of the path ``given``, where read already. A
+    ``{query_id: {doc_id: value}}`` dict becomes a frame (:mod:`._dicts`).
 
     Its (query_id, doc_id) pairs are checked to appear once by
     :func:`_joint_codes`, on the codes the join needs anyway.
@@ -32,10 +34,14 @@ def _frame(pd, given, fmt, read, data=None):
     if isinstance(given, (str, os.PathLike)):
         frame = read_table(given, fmt, "auto", read.__name__, check=False, data=data)
         return frame, os.fspath(given)
+    if is_nested(given):
+        given = flat_pairs(given, fmt)
+    if isinstance(given, FlatPairs):
+        return nested_frame(pd, given, fmt), f"the {fmt.kind} dict"
     if not isinstance(given, pd.DataFrame):
         raise TypeError(
-            f"evaluate_run: the {fmt.kind} must be a path or a pandas DataFrame, got "
-            f"{type(given).__name__}."
+            f"evaluate_run: the {fmt.kind} must be a path, a pandas DataFrame or a dict "
+            f"{{query_id: {{doc_id: {fmt.evaluated[2]}}}}}, got {type(given).__name__}."
         )
     needed = [column for column in fmt.evaluated if column not in given.columns]
     if needed:
@@ -162,6 +168,12 @@ def _strings(pd, frame, column, name):
         if pd.api.types.infer_dtype(values, skipna=False) == "string":
             return values  # no missing value: infer_dtype would say "mixed"
     row = first_missing(values)
+    if row is not None and frame.attrs.get("nested"):
+        pair = ", ".join(f"{key}={plain(frame[key].iat[row])!r}" for key in ("query_id", "doc_id"))
+        raise ValueError(
+            f"evaluate_run: {name} has no {column} in the pair ({pair}): a missing value is no "
+            "id (as text it would be an id 'nan' or 'None'). Leave such keys out of the dict."
+        )
     if row is not None:
         raise ValueError(
             f"evaluate_run: {name} has no {column} at row {row} (a missing value: "

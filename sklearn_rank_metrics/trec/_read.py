@@ -390,11 +390,13 @@ def check_pairs(frame, fmt, name, queries, docs, n_docs):
     row = repeated[order[same[0]]]
     query_id, doc_id = plain(frame["query_id"].iat[row]), plain(frame["doc_id"].iat[row])
     count = int((keys == keys[order[same[0]]]).sum())
+    fix = "Keep one line per pair, e.g. with frame.drop_duplicates(['query_id', 'doc_id'])."
+    if frame.attrs.get("nested"):  # a dict's keys are distinct, their text may not be
+        fix = "Ids are compared as text: keys such as 1 and '1' of a dict are one id."
     raise ValueError(
         f"{name}: the pair (query_id={query_id!r}, doc_id={doc_id!r}) appears {count} times "
         f"in the {fmt.kind}; each document may appear once per query (trec_eval stops with "
-        "'duplicate docs'). Keep one line per pair, e.g. with "
-        "frame.drop_duplicates(['query_id', 'doc_id'])."
+        f"'duplicate docs'). {fix}"
     )
 
 

@@ -271,8 +271,8 @@ def test_errors_name_the_argument_and_the_fix():
         evaluate_run(qrels, run, relevance_level=-1)
     with pytest.raises(ValueError, match="max_docs"):
         evaluate_run(qrels, run, max_docs=0)
-    with pytest.raises(TypeError, match="a path or a pandas DataFrame"):
-        evaluate_run(qrels, {"q": {"d": 1.0}})
+    with pytest.raises(TypeError, match="a path, a pandas DataFrame or a dict"):
+        evaluate_run(qrels, [("q", "d", 1.0)])
 
 
 def _shuffled(frame, seed):
