@@ -322,17 +322,27 @@ def contender(section, tool, folder, n_threads=None):
     raise ValueError(f"no contender {tool!r} in section {section!r}")
 
 
+def cpu_seconds():
+    """CPU seconds of this process so far, all its threads (user and system)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def child(section, tool, folder):
     """Child side: load, warm up, reset the memory high-water mark, time one call, emit."""
     inputs, warm_up, call = contender(section, tool, folder)
     warm_up()
     base = reset_peak_rss()
+    cpu = cpu_seconds()
     start = time.perf_counter()
     values = call()
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu
     values = values if isinstance(values, dict) else {}
     emit({
-        "seconds": seconds, "peak_beyond": peak_rss_bytes() - base, "inputs_bytes": nbytes(*inputs),
+        "seconds": seconds, "cpu_s": cpu, "peak_beyond": peak_rss_bytes() - base, "inputs_bytes": nbytes(*inputs),
         "values": {name: float(value) for name, value in values.items()},
         "load_after": os.getloadavg()[0],
     })  # fmt: skip
@@ -390,6 +400,7 @@ def summary(runs):
         "peak_beyond": statistics.median(run["peak_beyond"] for run in good),
         "inputs_bytes": good[0]["inputs_bytes"],
         "values": good[-1]["values"],
+        "cpu_seconds": statistics.median(run["cpu_s"] for run in good) if all("cpu_s" in run for run in good) else None,
         "other_cpu": [round(run["other_cpu"], 2) for run in good],
         "load": [round(run["load_before"], 2) for run in good],
     }
@@ -403,34 +414,173 @@ def agreement(values, reference, names):
     return f"{max(abs(values[name] - reference[name]) for name in shared):.1e}"
 
 
+def cpu_text(s):
+    seconds = s.get("cpu_seconds")
+    return "-" if seconds is None else f"{seconds:.2f}" if seconds < 10 else f"{seconds:.1f}"
+
+
+def cpu_ratio(s, base):
+    if s.get("cpu_seconds") is None or not base or base.get("cpu_seconds") is None:
+        return "-"
+    return f"{s['cpu_seconds'] / base['cpu_seconds']:.2f}"
+
+
 def rows_of(summaries, baseline, labels, names):
     rows = []
     base = summaries.get(baseline)
     for tool, label in labels.items():
         s = summaries.get(tool)
         if s is None:
-            rows.append([label, "failed or not installed", "", "", "", "", ""])
+            rows.append([label, "failed or not installed"] + [""] * (len(HEADER) - 2))
             continue
         ratio = f"{s['seconds'] / base['seconds']:.2f}" if base else ""
         compared = names
         if tool.startswith("implicit"):  # its precision and map are not the package's
             compared = [name for name in names if name.startswith("ndcg")]
         rows.append([
-            label, f"{s['seconds']:.2f}", ratio, f"{s['peak_beyond'] / 1e6:,.0f}",
+            label, f"{s['seconds']:.2f}", ratio, cpu_text(s), cpu_ratio(s, base), f"{s['peak_beyond'] / 1e6:,.0f}",
             f"{s['inputs_bytes'] / 1e6:,.0f}", agreement(s["values"], summaries[baseline]["values"], compared)
             if base and tool != baseline else "-", "/".join(f"{x:.1f}" for x in s["other_cpu"]),
         ])  # fmt: skip
     return rows
 
 
-HEADER = ["contender", "seconds (median)", "/ NumPy", "MB beyond inputs", "inputs MB",
+HEADER = ["contender", "seconds (median)", "/ NumPy", "CPU s (median)", "CPU / NumPy's", "MB beyond inputs", "inputs MB",
           "max mean difference vs NumPy", "other processes' CPU"]  # fmt: skip
+SECTIONS = ["from_factors", "top_k_lists", "score_matrix", "selection"]
+
+
+def summaries_of(runs):
+    """Each tool's :func:`summary`, and implicit's two calls together."""
+    summaries = {tool: summary(r) for tool, r in runs.items()}
+    if summaries.get("implicit@10") and summaries.get("implicit@20"):
+        a, b = summaries["implicit@10"], summaries["implicit@20"]
+        summaries["implicit"] = {
+            "seconds": a["seconds"] + b["seconds"], "peak_beyond": max(a["peak_beyond"], b["peak_beyond"]),
+            "cpu_seconds": None if a.get("cpu_seconds") is None or b.get("cpu_seconds") is None
+            else a["cpu_seconds"] + b["cpu_seconds"],
+            "inputs_bytes": a["inputs_bytes"], "values": {**a["values"], **b["values"]},
+            "other_cpu": [max(x, y) for x, y in zip(a["other_cpu"], b["other_cpu"])],
+        }  # fmt: skip
+    return summaries
+
+
+def make_tables(raw):
+    """The results file's tables, computed from its raw measurements alone."""
+    tables = {}
+    if "from_factors" in raw:
+        runs = raw["from_factors"]["runs"]
+        summaries = summaries_of(runs)
+        labels = {
+            "package": "`evaluate_retrieval(U, V, test, exclude=train)`, six measures",
+            "numpy": "NumPy baseline: matmul + argpartition per block, ties not handled",
+            "implicit@10": "implicit `ranking_metrics_at_k`, K=10 (four measures)",
+            "implicit@20": "implicit `ranking_metrics_at_k`, K=20 (four measures)",
+            "implicit": "implicit, both calls (@10 and @20)",
+        }
+        labels = {tool: label for tool, label in labels.items() if tool in summaries}
+        d = raw["data"]
+        rounds = max(len(r) for r in runs.values())
+        tables["from_factors"] = table(HEADER, rows_of(summaries, "numpy", labels, MEASURES), (
+            f"**From factors**: {d['users']:,} users x {d['items']:,} items, rank {d['rank']} float32, "
+            f"{d['train_pairs']:,} training pairs excluded, {d['test_pairs']:,} test pairs; "
+            f"measures {', '.join(MEASURES)}; median of {rounds} fresh processes each, the "
+            "contenders alternating. implicit compares on ndcg@10 and ndcg@20 only (its precision "
+            "and map divide by min(K, R)); it runs its top-k on every core (model num_threads=0) "
+            "and its metric loop on one thread (num_threads=1, its default); BLAS on "
+            f"{raw.get('cpu_count', 2)} threads for all."
+        ))  # fmt: skip
+    if "top_k_lists" in raw:
+        summaries = summaries_of(raw["top_k_lists"]["runs"])
+        labels = {
+            "package": "`evaluate_top_k(test, top_items, top_scores=top_scores)`",
+            "package-no-scores": "`evaluate_top_k(test, top_items)` (list order is the rank)",
+            "package-exclude": "`evaluate_top_k(test, top_items, top_scores=..., exclude=train)`",
+        }
+        rows = [
+            [label, f"{summaries[t]['seconds']:.2f}", cpu_text(summaries[t]), f"{summaries[t]['peak_beyond'] / 1e6:,.0f}",
+             f"{summaries[t]['inputs_bytes'] / 1e6:,.0f}", "/".join(f"{x:.1f}" for x in summaries[t]["other_cpu"])]
+            for t, label in labels.items() if summaries.get(t)
+        ]  # fmt: skip
+        d = raw["data"]
+        tables["top_k_lists"] = table(
+            ["call", "seconds (median)", "CPU s (median)", "MB beyond inputs", "inputs MB", "other processes' CPU"],
+            rows,
+            f"**From top-100 id lists**: {d['users']:,} users x 100 item ids (and float32 scores), "
+            f"{d['test_pairs']:,} test pairs in a sparse y_true over {d['items']:,} items; the six measures.",
+        )  # fmt: skip
+    if "score_matrix" in raw:
+        runs = raw["score_matrix"]["runs"]
+        summaries = summaries_of(runs)
+        labels = {
+            "package": "`evaluate(test, y_score, exclude=train)`, six measures",
+            "numpy": "NumPy baseline: argpartition per block, ties not handled",
+        }
+        d = raw["score_matrix_data"]
+        tables["score_matrix"] = table(HEADER, rows_of(summaries, "numpy", labels, MEASURES), (
+            f"**Dense score matrix, sparse labels**: y_score {d['users']:,} x {d['items']:,} float32 "
+            f"(rank-{d['rank']} factors' products, part of the inputs), {d['test_pairs']:,} test and "
+            f"{d['train_pairs']:,} excluded training pairs in sparse matrices; median of "
+            f"{max(len(r) for r in runs.values())} fresh processes each, alternating."
+        ))  # fmt: skip
+    if "selection" in raw:
+        summaries = summaries_of(raw["selection"]["runs"])
+        p, a = summaries["package"], summaries["argsort"]
+        rows = int(raw["selection_data"]["rows"])
+        tables["selection"] = table(
+            ["call", "seconds (median)", "/ argsort", "CPU s (median)", "CPU / argsort's", "MB beyond inputs"],
+            [[f"`evaluate(y_true, y_score, qid=qid)`: {', '.join(SELECTION_MEASURES)}",
+              f"{p['seconds']:.3f}", f"{p['seconds'] / a['seconds']:.2f}", cpu_text(p), cpu_ratio(p, a),
+              f"{p['peak_beyond'] / 1e6:,.0f}"],
+             ["`np.argsort(y_score)` (float64)", f"{a['seconds']:.3f}", "1.00", cpu_text(a), "1.00",
+              f"{a['peak_beyond'] / 1e6:,.0f}"]],
+            f"**The selection path**: {rows:.0e} interleaved rows, {rows // 100:,} queries of "
+            "100 documents, every measure cut at k <= 100; median of fresh processes, alternating.",
+        )  # fmt: skip
+    return tables
+
+
+def measure(args, root, shape, matrix_shape, rows):
+    """Run the sections of ``args.only``; their raw measurements."""
+    raw = {"cpu_count": os.cpu_count()}
+    name = "_".join(str(shape[k]) for k in ("users", "items", "pairs", "rank"))
+    factors = root / f"factors_{name}"
+    if {"from_factors", "top_k_lists"} & set(args.only):
+        raw["data"] = prepare(factors, "factors", shape)
+    if "from_factors" in args.only:
+        from importlib.util import find_spec
+
+        tools = ["package", "numpy"]
+        if find_spec("implicit") is not None:
+            tools += ["implicit@10", "implicit@20"]
+        raw["from_factors"] = {"runs": alternate("from_factors", tools, factors, args.rounds, args.timeout)}
+    if "top_k_lists" in args.only:
+        if not (factors / "top_items.npy").exists():
+            runs = alternate("from_factors", ["package-top100"], factors, 1, args.timeout)
+            raw["return_top_k_100"] = runs["package-top100"]
+        tools = ["package", "package-no-scores", "package-exclude"]
+        raw["top_k_lists"] = {"runs": alternate("top_k_lists", tools, factors, args.rounds, args.timeout)}
+    if "score_matrix" in args.only:
+        name = "_".join(str(matrix_shape[k]) for k in ("users", "items", "pairs", "rank"))
+        folder = root / f"factors_{name}"
+        raw["score_matrix_data"] = prepare(folder, "factors", matrix_shape)
+        runs = alternate("score_matrix", ["package", "numpy"], folder, max(args.rounds, 3), args.timeout)
+        raw["score_matrix"] = {"runs": runs}
+    if "selection" in args.only:
+        folder = root / f"flat_{int(rows)}"
+        raw["selection_data"] = prepare(folder, "selection", {"rows": int(rows)})
+        runs = alternate("selection", ["package", "argsort"], folder, max(args.rounds, 3), args.timeout)
+        raw["selection"] = {"runs": runs}
+    return raw
 
 
 def main(argv=None):
+    import json
+    import tempfile
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="small shapes: a quick check")
-    parser.add_argument("--only", nargs="+", default=["from_factors", "top_k_lists", "score_matrix", "selection"])
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=SECTIONS)
     parser.add_argument("--users", type=int, help="from_factors and top_k_lists: users (rows)")
     parser.add_argument("--items", type=int, help="items (columns)")
     parser.add_argument("--pairs", type=int, help="interactions before the split")
@@ -439,120 +589,43 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--keep", type=Path, help="keep the generated data here and reuse it")
+    parser.add_argument(
+        "--update", action="store_true",
+        help="replace the sections run in the existing results file, keep its others",
+    )  # fmt: skip
+    parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's tables from its raw numbers")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     add_json_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         return child(*args.child)
-    import tempfile
-
+    if args.retable:
+        run = json.loads(args.retable.read_text())
+        run["tables"] = make_tables(run["raw"])
+        args.retable.write_text(json.dumps(run, indent=1, default=float) + "\n")
+        return 0
     shape = dict(SMALL if args.small else MOVIELENS)
     shape.update({k: getattr(args, k) for k in shape if getattr(args, k) is not None})
     matrix_shape = dict(SCORE_MATRIX, users=1_000, items=4_000, pairs=140_000) if args.small else SCORE_MATRIX
     rows = 1e5 if args.small else args.rows
     info = run_info(argv)
     info["versions"] = versions(["sklearn_rank_metrics", "scipy", "implicit", "threadpoolctl"])
-    tables, raw = {}, {}
+    path = Path(args.json) if args.json else (
+        Path(tempfile.gettempdir()) / "recommender-small.json" if args.small else RESULTS_FILE
+    )  # fmt: skip
     with tempfile.TemporaryDirectory() as temporary:
-        root = args.keep or Path(temporary)
-        name = "_".join(str(shape[k]) for k in ("users", "items", "pairs", "rank"))
-        factors = root / f"factors_{name}"
-        if {"from_factors", "top_k_lists"} & set(args.only):
-            raw["data"] = prepare(factors, "factors", shape)
-        if "from_factors" in args.only:
-            from importlib.util import find_spec
-
-            tools = ["package", "numpy"]
-            if find_spec("implicit") is not None:
-                tools += ["implicit@10", "implicit@20"]
-            runs = alternate("from_factors", tools, factors, args.rounds, args.timeout)
-            summaries = {tool: summary(r) for tool, r in runs.items()}
-            if summaries.get("implicit@10") and summaries.get("implicit@20"):
-                a, b = summaries["implicit@10"], summaries["implicit@20"]
-                summaries["implicit"] = {
-                    "seconds": a["seconds"] + b["seconds"], "peak_beyond": max(a["peak_beyond"], b["peak_beyond"]),
-                    "inputs_bytes": a["inputs_bytes"], "values": {**a["values"], **b["values"]},
-                    "other_cpu": [max(x, y) for x, y in zip(a["other_cpu"], b["other_cpu"])],
-                }  # fmt: skip
-            raw["from_factors"] = {"runs": runs, "summaries": summaries}
-            labels = {
-                "package": "`evaluate_retrieval(U, V, test, exclude=train)`, six measures",
-                "numpy": "NumPy baseline: matmul + argpartition per block, ties not handled",
-                "implicit@10": "implicit `ranking_metrics_at_k`, K=10 (four measures)",
-                "implicit@20": "implicit `ranking_metrics_at_k`, K=20 (four measures)",
-                "implicit": "implicit, both calls (@10 and @20)",
-            }
-            labels = {tool: label for tool, label in labels.items() if tool in summaries}
-            d = raw["data"]
-            tables["from_factors"] = table(HEADER, rows_of(summaries, "numpy", labels, MEASURES), (
-                f"**From factors**: {d['users']:,} users x {d['items']:,} items, rank {d['rank']} float32, "
-                f"{d['train_pairs']:,} training pairs excluded, {d['test_pairs']:,} test pairs; "
-                f"measures {', '.join(MEASURES)}; median of {args.rounds} fresh processes each, the "
-                "contenders alternating. implicit compares on ndcg@10 and ndcg@20 only (its precision "
-                "and map divide by min(K, R)); it runs its top-k on every core (model num_threads=0) "
-                "and its metric loop on one thread (num_threads=1, its default); BLAS on "
-                f"{os.cpu_count()} threads for all."
-            ))  # fmt: skip
-        if "top_k_lists" in args.only:
-            if not (factors / "top_items.npy").exists():
-                runs = alternate("from_factors", ["package-top100"], factors, 1, args.timeout)
-                raw["return_top_k_100"] = runs["package-top100"]
-            tools = ["package", "package-no-scores", "package-exclude"]
-            runs = alternate("top_k_lists", tools, factors, args.rounds, args.timeout)
-            summaries = {tool: summary(r) for tool, r in runs.items()}
-            raw["top_k_lists"] = {"runs": runs, "summaries": summaries}
-            labels = {
-                "package": "`evaluate_top_k(test, top_items, top_scores=top_scores)`",
-                "package-no-scores": "`evaluate_top_k(test, top_items)` (list order is the rank)",
-                "package-exclude": "`evaluate_top_k(test, top_items, top_scores=..., exclude=train)`",
-            }
-            rows_ = [
-                [label, f"{summaries[t]['seconds']:.2f}", f"{summaries[t]['peak_beyond'] / 1e6:,.0f}",
-                 f"{summaries[t]['inputs_bytes'] / 1e6:,.0f}", "/".join(f"{x:.1f}" for x in summaries[t]["other_cpu"])]
-                for t, label in labels.items() if summaries[t]
-            ]  # fmt: skip
-            d = raw["data"]
-            tables["top_k_lists"] = table(
-                ["call", "seconds (median)", "MB beyond inputs", "inputs MB", "other processes' CPU"], rows_,
-                f"**From top-100 id lists**: {d['users']:,} users x 100 item ids (and float32 scores), "
-                f"{d['test_pairs']:,} test pairs in a sparse y_true over {d['items']:,} items; the six measures.",
-            )  # fmt: skip
-        if "score_matrix" in args.only:
-            name = "_".join(str(matrix_shape[k]) for k in ("users", "items", "pairs", "rank"))
-            folder = root / f"factors_{name}"
-            raw["score_matrix_data"] = prepare(folder, "factors", matrix_shape)
-            runs = alternate("score_matrix", ["package", "numpy"], folder, max(args.rounds, 3), args.timeout)
-            summaries = {tool: summary(r) for tool, r in runs.items()}
-            raw["score_matrix"] = {"runs": runs, "summaries": summaries}
-            labels = {
-                "package": "`evaluate(test, y_score, exclude=train)`, six measures",
-                "numpy": "NumPy baseline: argpartition per block, ties not handled",
-            }
-            d = raw["score_matrix_data"]
-            tables["score_matrix"] = table(HEADER, rows_of(summaries, "numpy", labels, MEASURES), (
-                f"**Dense score matrix, sparse labels**: y_score {d['users']:,} x {d['items']:,} float32 "
-                f"(rank-{d['rank']} factors' products, part of the inputs), {d['test_pairs']:,} test and "
-                f"{d['train_pairs']:,} excluded training pairs in sparse matrices; median of "
-                f"{max(args.rounds, 3)} fresh processes each, alternating."
-            ))  # fmt: skip
-        if "selection" in args.only:
-            folder = root / f"flat_{int(rows)}"
-            raw["selection_data"] = prepare(folder, "selection", {"rows": int(rows)})
-            runs = alternate("selection", ["package", "argsort"], folder, max(args.rounds, 3), args.timeout)
-            summaries = {tool: summary(r) for tool, r in runs.items()}
-            raw["selection"] = {"runs": runs, "summaries": summaries}
-            p, a = summaries["package"], summaries["argsort"]
-            tables["selection"] = table(
-                ["call", "seconds (median)", "/ argsort", "MB beyond inputs"],
-                [[f"`evaluate(y_true, y_score, qid=qid)`: {', '.join(SELECTION_MEASURES)}",
-                  f"{p['seconds']:.3f}", f"{p['seconds'] / a['seconds']:.2f}", f"{p['peak_beyond'] / 1e6:,.0f}"],
-                 ["`np.argsort(y_score)` (float64)", f"{a['seconds']:.3f}", "1.00", f"{a['peak_beyond'] / 1e6:,.0f}"]],
-                f"**The selection path**: {int(rows):.0e} interleaved rows, {int(rows) // 100:,} queries of "
-                "100 documents, every measure cut at k <= 100; median of fresh processes, alternating.",
-            )  # fmt: skip
+        raw = measure(args, args.keep or Path(temporary), shape, matrix_shape, rows)
     info["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    default = Path(tempfile.gettempdir()) / "recommender-small.json" if args.small else RESULTS_FILE
-    write_results(__file__, info, tables, raw, path=args.json or default)
+    if args.update and path.exists():
+        # The earlier run's facts stay; this run is listed as an update of some sections.
+        earlier = json.loads(path.read_text())
+        update = {key: info[key] for key in ("date", "command", "commit", "load_average_after")}
+        update["sections"], update["load_average"] = args.only, info["machine"]["load_average"]
+        raw = {**earlier["raw"], **raw}
+        info = {k: v for k, v in earlier.items() if k not in ("script", "tables", "raw")}
+        info["updates"] = [*earlier.get("updates", []), update]
+    tables = make_tables(raw)
+    write_results(__file__, info, tables, raw, path=path)
     for t in tables.values():
         print(t["title"])
     return 0

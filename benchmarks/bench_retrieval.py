@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
 from _common import add_json_option, emit, peak_rss_bytes, reset_peak_rss, run_info, table, versions, write_results  # noqa: E402
-from bench_recommender import alternate, load, nbytes, save, summary  # noqa: E402
+from bench_recommender import alternate, cpu_ratio, cpu_seconds, cpu_text, load, nbytes, save, summary  # noqa: E402
 
 MEASURES = ["ndcg@10", "ndcg@100", "mrr@10", "map@10", "map@100", "recall@10", "recall@100",
             "precision@10", "recall_cap@10", "hit_rate@10"]  # fmt: skip
@@ -106,16 +106,55 @@ def child(section, tool, folder):
     inputs, warm_up, call = contender(tool, folder)
     warm_up()
     base = reset_peak_rss()
+    cpu = cpu_seconds()
     start = time.perf_counter()
     values = call()
     seconds = time.perf_counter() - start
     emit({
-        "seconds": seconds, "peak_beyond": peak_rss_bytes() - base, "inputs_bytes": nbytes(*inputs),
+        "seconds": seconds, "cpu_s": cpu_seconds() - cpu, "peak_beyond": peak_rss_bytes() - base, "inputs_bytes": nbytes(*inputs),
         "values": {name: float(value) for name, value in values.items()}, "load_after": os.getloadavg()[0],
     })  # fmt: skip
 
 
+def make_tables(raw):
+    """The results file's table, computed from its raw measurements alone."""
+    shape, runs = raw["shape"], raw["runs"]
+    summaries = {tool: summary(r) for tool, r in runs.items()}
+    base = summaries.get("matmul")
+    labels = {
+        "package-cosine": '`evaluate_retrieval(Q, D, y_true, similarity="cosine", return_top_k=100)`',
+        "package-dot": '`evaluate_retrieval(Q, D, y_true, similarity="dot", return_top_k=100)`',
+        "matmul": f"matrix products alone, `Q[block] @ D.T`, {max(1, (1 << 24) // shape['docs'])} queries a block (the package's)",
+        "matmul-large": f"matrix products alone, {LARGE_BLOCK} queries a block",
+    }  # fmt: skip
+    rows = []
+    for tool, label in labels.items():
+        s = summaries.get(tool)
+        if tool not in runs:
+            continue
+        if s is None:
+            rows.append([label, "failed", "", "", "", "", "", ""])
+            continue
+        rows.append([
+            label, f"{s['seconds']:.1f}", f"{s['seconds'] / base['seconds']:.2f}" if base else "",
+            cpu_text(s), cpu_ratio(s, base), f"{s['peak_beyond'] / 1e6:,.0f}", f"{s['inputs_bytes'] / 1e6:,.0f}",
+            "/".join(f"{x:.1f}" for x in s["other_cpu"]),
+        ])  # fmt: skip
+    rounds = max(len(r) for r in runs.values())
+    title = (
+        f"**Dense retrieval**: {shape['queries']:,} queries x {shape['docs']:,} documents x "
+        f"{shape['dims']} dims float32, {raw['relevant']:,} planted relevant documents; ten measures "
+        f"({', '.join(MEASURES)}) and each query's top 100; median of {rounds} fresh processes "
+        f"each, the contenders alternating; BLAS on {raw.get('cpu_count', 2)} threads."
+    )
+    header = ["call", "seconds (median)", "/ matrix products", "CPU s (median)", "CPU / products'", "MB beyond inputs",
+              "inputs MB", "other processes' CPU"]  # fmt: skip
+    return {"dense_retrieval": table(header, rows, title)}
+
+
 def main(argv=None):
+    import json
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="500 queries x 200,000 documents")
     parser.add_argument("--queries", type=int)
@@ -125,11 +164,17 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument("--keep", type=Path, help="keep the generated data here and reuse it")
     parser.add_argument("--tools", nargs="+", default=["package-cosine", "package-dot", "matmul", "matmul-large"])
+    parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's table from its raw numbers")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     add_json_option(parser)
     args = parser.parse_args(argv)
     if args.child:
         return child(*args.child)
+    if args.retable:
+        run = json.loads(args.retable.read_text())
+        run["tables"] = make_tables(run["raw"])
+        args.retable.write_text(json.dumps(run, indent=1, default=float) + "\n")
+        return 0
     shape = dict(SMALL if args.small else FULL)
     shape.update({k: getattr(args, k) for k in shape if getattr(args, k) is not None})
     info = run_info(argv)
@@ -144,39 +189,12 @@ def main(argv=None):
             (folder / "done").write_text(f"{time.perf_counter() - start:.1f}")
         y_true = load(folder, "y_true")
         runs = alternate("dense_retrieval", args.tools, folder, args.rounds, args.timeout, script=__file__)
-    summaries = {tool: summary(r) for tool, r in runs.items()}
-    base = summaries.get("matmul")
-    labels = {
-        "package-cosine": '`evaluate_retrieval(Q, D, y_true, similarity="cosine", return_top_k=100)`',
-        "package-dot": '`evaluate_retrieval(Q, D, y_true, similarity="dot", return_top_k=100)`',
-        "matmul": f"matrix products alone, `Q[block] @ D.T`, {max(1, (1 << 24) // shape['docs'])} queries a block (the package's)",
-        "matmul-large": f"matrix products alone, {LARGE_BLOCK} queries a block",
-    }  # fmt: skip
-    rows = []
-    for tool, label in labels.items():
-        s = summaries.get(tool)
-        if s is None:
-            rows.append([label, "not run or failed", "", "", "", ""]) if tool in args.tools else None
-            continue
-        rows.append([
-            label, f"{s['seconds']:.1f}", f"{s['seconds'] / base['seconds']:.2f}" if base else "",
-            f"{s['peak_beyond'] / 1e6:,.0f}", f"{s['inputs_bytes'] / 1e6:,.0f}",
-            "/".join(f"{x:.1f}" for x in s["other_cpu"]),
-        ])  # fmt: skip
-    title = (
-        f"**Dense retrieval**: {shape['queries']:,} queries x {shape['docs']:,} documents x "
-        f"{shape['dims']} dims float32, {y_true.nnz:,} planted relevant documents; ten measures "
-        f"({', '.join(MEASURES)}) and each query's top 100; median of {args.rounds} fresh processes "
-        f"each, the contenders alternating; BLAS on {os.cpu_count()} threads."
-    )
-    header = ["call", "seconds (median)", "/ matrix products", "MB beyond inputs", "inputs MB",
-              "other processes' CPU"]  # fmt: skip
-    tables = {"dense_retrieval": table(header, rows, title)}
     info["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    raw = {"shape": shape, "relevant": int(y_true.nnz), "runs": runs, "summaries": summaries}
+    raw = {"shape": shape, "relevant": int(y_true.nnz), "cpu_count": os.cpu_count(), "runs": runs}
+    tables = make_tables(raw)
     default = Path(tempfile.gettempdir()) / "retrieval-small.json" if args.small else RESULTS_FILE
     write_results(__file__, info, tables, raw, path=args.json or default)
-    print(title)
+    print(tables["dense_retrieval"]["title"])
     return 0
 
 
