@@ -400,7 +400,9 @@ def summary(runs):
         "peak_beyond": statistics.median(run["peak_beyond"] for run in good),
         "inputs_bytes": good[0]["inputs_bytes"],
         "values": good[-1]["values"],
-        "cpu_seconds": statistics.median(run["cpu_s"] for run in good) if all("cpu_s" in run for run in good) else None,
+        # Processes of older runs did not record their CPU time: the median of those that did.
+        "cpu_seconds": statistics.median(cpus) if (cpus := [run["cpu_s"] for run in good if "cpu_s" in run]) else None,
+        "cpu_recorded": len(cpus),
         "other_cpu": [round(run["other_cpu"], 2) for run in good],
         "load": [round(run["load_before"], 2) for run in good],
     }
@@ -447,6 +449,10 @@ def rows_of(summaries, baseline, labels, names):
 
 HEADER = ["contender", "seconds (median)", "/ NumPy", "CPU s (median)", "CPU / NumPy's", "MB beyond inputs", "inputs MB",
           "max mean difference vs NumPy", "other processes' CPU"]  # fmt: skip
+CPU_NOTE = (
+    "CPU s: the process's user and system seconds during the call, all its threads (the median "
+    "of the processes that recorded it)."
+)
 SECTIONS = ["from_factors", "top_k_lists", "score_matrix", "selection"]
 
 
@@ -485,7 +491,7 @@ def make_tables(raw):
             f"**From factors**: {d['users']:,} users x {d['items']:,} items, rank {d['rank']} float32, "
             f"{d['train_pairs']:,} training pairs excluded, {d['test_pairs']:,} test pairs; "
             f"measures {', '.join(MEASURES)}; median of {rounds} fresh processes each, the "
-            "contenders alternating. implicit compares on ndcg@10 and ndcg@20 only (its precision "
+            f"contenders alternating. {CPU_NOTE} implicit compares on ndcg@10 and ndcg@20 only (its precision "
             "and map divide by min(K, R)); it runs its top-k on every core (model num_threads=0) "
             "and its metric loop on one thread (num_threads=1, its default); BLAS on "
             f"{raw.get('cpu_count', 2)} threads for all."
@@ -507,7 +513,7 @@ def make_tables(raw):
             ["call", "seconds (median)", "CPU s (median)", "MB beyond inputs", "inputs MB", "other processes' CPU"],
             rows,
             f"**From top-100 id lists**: {d['users']:,} users x 100 item ids (and float32 scores), "
-            f"{d['test_pairs']:,} test pairs in a sparse y_true over {d['items']:,} items; the six measures.",
+            f"{d['test_pairs']:,} test pairs in a sparse y_true over {d['items']:,} items; the six measures. {CPU_NOTE}",
         )  # fmt: skip
     if "score_matrix" in raw:
         runs = raw["score_matrix"]["runs"]
@@ -521,7 +527,7 @@ def make_tables(raw):
             f"**Dense score matrix, sparse labels**: y_score {d['users']:,} x {d['items']:,} float32 "
             f"(rank-{d['rank']} factors' products, part of the inputs), {d['test_pairs']:,} test and "
             f"{d['train_pairs']:,} excluded training pairs in sparse matrices; median of "
-            f"{max(len(r) for r in runs.values())} fresh processes each, alternating."
+            f"{max(len(r) for r in runs.values())} fresh processes each, alternating. {CPU_NOTE}"
         ))  # fmt: skip
     if "selection" in raw:
         summaries = summaries_of(raw["selection"]["runs"])
@@ -535,7 +541,7 @@ def make_tables(raw):
              ["`np.argsort(y_score)` (float64)", f"{a['seconds']:.3f}", "1.00", cpu_text(a), "1.00",
               f"{a['peak_beyond'] / 1e6:,.0f}"]],
             f"**The selection path**: {rows:.0e} interleaved rows, {rows // 100:,} queries of "
-            "100 documents, every measure cut at k <= 100; median of fresh processes, alternating.",
+            f"100 documents, every measure cut at k <= 100; median of fresh processes, alternating. {CPU_NOTE}",
         )  # fmt: skip
     return tables
 
@@ -553,6 +559,7 @@ def measure(args, root, shape, matrix_shape, rows):
         tools = ["package", "numpy"]
         if find_spec("implicit") is not None:
             tools += ["implicit@10", "implicit@20"]
+        tools = [tool for tool in tools if tool in (args.tools or tools)]
         raw["from_factors"] = {"runs": alternate("from_factors", tools, factors, args.rounds, args.timeout)}
     if "top_k_lists" in args.only:
         if not (factors / "top_items.npy").exists():
@@ -593,6 +600,7 @@ def main(argv=None):
         "--update", action="store_true",
         help="replace the sections run in the existing results file, keep its others",
     )  # fmt: skip
+    parser.add_argument("--tools", nargs="+", help="from_factors: only these contenders (package, numpy, implicit@10, implicit@20)")
     parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's tables from its raw numbers")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     add_json_option(parser)
@@ -621,7 +629,10 @@ def main(argv=None):
         earlier = json.loads(path.read_text())
         update = {key: info[key] for key in ("date", "command", "commit", "load_average_after")}
         update["sections"], update["load_average"] = args.only, info["machine"]["load_average"]
+        runs = {**earlier["raw"].get("from_factors", {}).get("runs", {}), **raw.get("from_factors", {}).get("runs", {})}
         raw = {**earlier["raw"], **raw}
+        if runs:  # --tools: the contenders not rerun keep their earlier runs
+            raw["from_factors"] = {"runs": runs}
         info = {k: v for k, v in earlier.items() if k not in ("script", "tables", "raw")}
         info["updates"] = [*earlier.get("updates", []), update]
     tables = make_tables(raw)

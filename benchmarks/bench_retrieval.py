@@ -42,7 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
 from _common import add_json_option, emit, peak_rss_bytes, reset_peak_rss, run_info, table, versions, write_results  # noqa: E402
-from bench_recommender import alternate, cpu_ratio, cpu_seconds, cpu_text, load, nbytes, save, summary  # noqa: E402
+from bench_recommender import CPU_NOTE, alternate, cpu_ratio, cpu_seconds, cpu_text, load, nbytes, save, summary  # noqa: E402
 
 MEASURES = ["ndcg@10", "ndcg@100", "mrr@10", "map@10", "map@100", "recall@10", "recall@100",
             "precision@10", "recall_cap@10", "hit_rate@10"]  # fmt: skip
@@ -145,7 +145,7 @@ def make_tables(raw):
         f"**Dense retrieval**: {shape['queries']:,} queries x {shape['docs']:,} documents x "
         f"{shape['dims']} dims float32, {raw['relevant']:,} planted relevant documents; ten measures "
         f"({', '.join(MEASURES)}) and each query's top 100; median of {rounds} fresh processes "
-        f"each, the contenders alternating; BLAS on {raw.get('cpu_count', 2)} threads."
+        f"each, the contenders alternating; BLAS on {raw.get('cpu_count', 2)} threads. {CPU_NOTE}"
     )
     header = ["call", "seconds (median)", "/ matrix products", "CPU s (median)", "CPU / products'", "MB beyond inputs",
               "inputs MB", "other processes' CPU"]  # fmt: skip
