@@ -5,7 +5,7 @@
     python benchmarks/bench_recommender.py --only from_factors --rounds 3 --keep /tmp/rec-bench
 
 The data (generated once per shape, ``--keep DIR`` keeps and reuses it) has
-MovieLens-20M's shape by default: 138,493 users, 26,744 items, about 20M
+MovieLens-20M's shape by default: 138,493 users, 26,744 items, about 19M
 interactions with a realistic popularity skew (item popularity falling as
 ``1 / rank``, user activity log-normal with at least 20 interactions a user),
 users drawn to a few of ``rank - 1`` genres; each user's interactions split at
