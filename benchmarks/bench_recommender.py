@@ -477,8 +477,11 @@ def make_tables(raw):
     if "from_factors" in raw:
         runs = raw["from_factors"]["runs"]
         summaries = summaries_of(runs)
+        if raw.get("return_top_k_100"):  # timed once, when the top_k_lists section made its lists
+            summaries["package-top100"] = summary(raw["return_top_k_100"])
         labels = {
             "package": "`evaluate_retrieval(U, V, test, exclude=train)`, six measures",
+            "package-top100": "the same with `return_top_k=100` (one process, before the top-k lists)",
             "numpy": "NumPy baseline: matmul + argpartition per block, ties not handled",
             "implicit@10": "implicit `ranking_metrics_at_k`, K=10 (four measures)",
             "implicit@20": "implicit `ranking_metrics_at_k`, K=20 (four measures)",
