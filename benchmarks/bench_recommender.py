@@ -330,8 +330,11 @@ def cpu_seconds():
     return usage.ru_utime + usage.ru_stime
 
 
-def child(section, tool, folder):
-    """Child side: load, warm up, reset the memory high-water mark, time one call, emit."""
+def child(section, tool, folder, contender=contender):
+    """Child side: load, warm up, reset the memory high-water mark, time one call, emit.
+
+    ``contender(section, tool, folder)`` gives ``(inputs, warm_up, call)``.
+    """
     inputs, warm_up, call = contender(section, tool, folder)
     warm_up()
     base = reset_peak_rss()
@@ -584,6 +587,26 @@ def measure(args, root, shape, matrix_shape, rows):
     return raw
 
 
+def add_shared_options(parser, timeout):
+    """The options both benchmark scripts take: rounds, timeout, data kept, retable, JSON path."""
+    parser.add_argument("--rounds", type=int, default=2, help="fresh processes per contender, alternating")
+    parser.add_argument("--timeout", type=float, default=timeout, help="seconds a process may take")
+    parser.add_argument("--keep", type=Path, help="keep the generated data here and reuse it")
+    parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's tables from its raw numbers")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    add_json_option(parser)
+
+
+def retable(path, make_tables):
+    """Rewrite the tables of the results file ``path`` from its raw numbers."""
+    import json
+
+    run = json.loads(path.read_text())
+    run["tables"] = make_tables(run["raw"])
+    path.write_text(json.dumps(run, indent=1, default=float) + "\n")
+    return 0
+
+
 def main(argv=None):
     import json
     import tempfile
@@ -596,25 +619,17 @@ def main(argv=None):
     parser.add_argument("--pairs", type=int, help="interactions before the split")
     parser.add_argument("--rank", type=int, help="factors' rank")
     parser.add_argument("--rows", type=float, default=1e7, help="selection: flat rows")
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=1200)
-    parser.add_argument("--keep", type=Path, help="keep the generated data here and reuse it")
     parser.add_argument(
         "--update", action="store_true",
         help="replace the sections run in the existing results file, keep its others",
     )  # fmt: skip
     parser.add_argument("--tools", nargs="+", help="from_factors: only these contenders (package, numpy, implicit@10, implicit@20)")
-    parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's tables from its raw numbers")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
-    add_json_option(parser)
+    add_shared_options(parser, timeout=1200)
     args = parser.parse_args(argv)
     if args.child:
         return child(*args.child)
     if args.retable:
-        run = json.loads(args.retable.read_text())
-        run["tables"] = make_tables(run["raw"])
-        args.retable.write_text(json.dumps(run, indent=1, default=float) + "\n")
-        return 0
+        return retable(args.retable, make_tables)
     shape = dict(SMALL if args.small else MOVIELENS)
     shape.update({k: getattr(args, k) for k in shape if getattr(args, k) is not None})
     matrix_shape = dict(SCORE_MATRIX, users=1_000, items=4_000, pairs=140_000) if args.small else SCORE_MATRIX

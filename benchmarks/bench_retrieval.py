@@ -41,8 +41,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))  # the checkout's package, not an installed one
-from _common import add_json_option, emit, peak_rss_bytes, reset_peak_rss, run_info, table, versions, write_results  # noqa: E402
-from bench_recommender import CPU_NOTE, alternate, cpu_ratio, cpu_seconds, cpu_text, load, nbytes, save, summary  # noqa: E402
+from _common import run_info, table, versions, write_results  # noqa: E402
+import bench_recommender  # noqa: E402
+from bench_recommender import CPU_NOTE, add_shared_options, alternate, cpu_ratio, cpu_text, load, retable, save, summary  # noqa: E402
 
 MEASURES = ["ndcg@10", "ndcg@100", "mrr@10", "map@10", "map@100", "recall@10", "recall@100",
             "precision@10", "recall_cap@10", "hit_rate@10"]  # fmt: skip
@@ -75,7 +76,7 @@ def embeddings(queries, docs, dims, seed=0, noise=1.5):
     return Q, D, y_true
 
 
-def contender(tool, folder):
+def contender(section, tool, folder):
     """``(inputs, warm_up, call)`` of one contender."""
     Q, D, y_true = (load(folder, name) for name in ("Q", "D", "y_true"))
     if tool.startswith("package"):
@@ -100,20 +101,6 @@ def contender(tool, folder):
         return {}
 
     return [Q, D, y_true], lambda: run(slice(0, 2)), run
-
-
-def child(section, tool, folder):
-    inputs, warm_up, call = contender(tool, folder)
-    warm_up()
-    base = reset_peak_rss()
-    cpu = cpu_seconds()
-    start = time.perf_counter()
-    values = call()
-    seconds = time.perf_counter() - start
-    emit({
-        "seconds": seconds, "cpu_s": cpu_seconds() - cpu, "peak_beyond": peak_rss_bytes() - base, "inputs_bytes": nbytes(*inputs),
-        "values": {name: float(value) for name, value in values.items()}, "load_after": os.getloadavg()[0],
-    })  # fmt: skip
 
 
 def make_tables(raw):
@@ -153,28 +140,18 @@ def make_tables(raw):
 
 
 def main(argv=None):
-    import json
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="500 queries x 200,000 documents")
     parser.add_argument("--queries", type=int)
     parser.add_argument("--docs", type=int)
     parser.add_argument("--dims", type=int)
-    parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=3600)
-    parser.add_argument("--keep", type=Path, help="keep the generated data here and reuse it")
     parser.add_argument("--tools", nargs="+", default=["package-cosine", "package-dot", "matmul", "matmul-large"])
-    parser.add_argument("--retable", type=Path, metavar="PATH", help="rewrite PATH's table from its raw numbers")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
-    add_json_option(parser)
+    add_shared_options(parser, timeout=3600)
     args = parser.parse_args(argv)
     if args.child:
-        return child(*args.child)
+        return bench_recommender.child(*args.child, contender=contender)
     if args.retable:
-        run = json.loads(args.retable.read_text())
-        run["tables"] = make_tables(run["raw"])
-        args.retable.write_text(json.dumps(run, indent=1, default=float) + "\n")
-        return 0
+        return retable(args.retable, make_tables)
     shape = dict(SMALL if args.small else FULL)
     shape.update({k: getattr(args, k) for k in shape if getattr(args, k) is not None})
     info = run_info(argv)
