@@ -32,7 +32,10 @@ sys.path.insert(0, str(HERE))
 from _common import RESULTS, markdown_table  # noqa: E402
 
 ROOT = HERE.parent
-PAGES = (ROOT / "docs" / "benchmarks.md", ROOT / "docs" / "performance.md")
+PAGES = tuple(
+    ROOT / "docs" / page
+    for page in ("benchmarks.md", "performance.md", "recommender_systems.md", "dense_retrieval.md")
+)
 MARKED = re.compile(
     r"^<!-- results: (?P<file>\S+) (?P<table>\S+) -->\n(?:.*?\n)??<!-- end results -->$",
     re.MULTILINE | re.DOTALL,
