@@ -58,13 +58,14 @@ def _check_distinct(items, valid):
 def _list_scores(top_scores, items, valid):
     """Scores that rank each list as ``top_scores`` do (ties kept), or by position without them.
 
-    Returns ``(scores, empty, missed)``: the listed items' scores, and two
-    scores below all of them, the lower for the labelled items a list does
-    not hold, the higher for the positions a short list leaves empty. Only
-    the order and the ties matter to the engine.
+    Returns ``(scores, empty, missed)``: int64 scores of the listed items,
+    from 2 up, and two below them, 0 for the labelled items a list does not
+    hold and 1 for the positions a short list leaves empty. Only the order
+    and the ties within each query matter to the engine: a row's score drops
+    by one wherever ``top_scores`` does.
     """
+    width = items.shape[1]
     if top_scores is None:
-        width = items.shape[1]
         return np.broadcast_to(np.arange(width + 1, 1, -1, dtype=np.int64), items.shape), 1, 0
     scores = np.asarray(top_scores)
     if scores.shape != items.shape:
@@ -80,17 +81,9 @@ def _list_scores(top_scores, items, valid):
             f"{plain(listed[row, column + 1])} at position {column + 2}: each row must be "
             "non-increasing, in the order of top_items (sort both by score first)."
         )
-    low = listed[valid].min() if valid.any() else 0
-    if listed.dtype.kind in "iu" and low > np.iinfo(np.int64).min + 2:
-        listed = listed.astype(np.int64)
-        return listed, int(low) - 1, int(low) - 2
-    listed = listed.astype(np.float64)  # exact from float32 and integers below 2**53
-    if listed.dtype.kind in "iu" or not np.array_equal(listed[valid], np.asarray(scores)[valid]):
-        # Integers float64 would round: dense ranks keep their order and ties exactly.
-        listed = np.where(valid, np.unique(listed, return_inverse=True)[1].reshape(listed.shape), 0)
-        listed, low = listed.astype(np.float64), listed[valid].min() if valid.any() else 0
-    empty = np.nextafter(low, -np.inf)
-    return listed, empty, np.nextafter(empty, -np.inf)
+    drops = np.zeros(items.shape, dtype=np.int64)
+    drops[:, 1:] = listed[:, 1:] != listed[:, :-1]
+    return width + 1 - np.cumsum(drops, axis=1), 1, 0
 
 
 def _head_positions(ranks, valid, k):
