@@ -277,13 +277,21 @@ def package_revision(root=None):
     return commit + ("+uncommitted changes" if dirty else "")
 
 
+def usable_cpus():
+    """The CPUs this process may use (its affinity: ``taskset`` pins a run to a few)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
 def machine_line():
-    cpus = os.cpu_count()
+    cpus = usable_cpus()
+    total = os.cpu_count()
     with open("/proc/meminfo") as meminfo:
         total_kib = int(meminfo.readline().split()[1])
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
-        f"{platform.system()} {platform.machine()}, {cpus} cores, "
+        f"{platform.system()} {platform.machine()}, {cpus} cores"
+        + (f" (pinned, of {total})" if cpus != total else "")
+        + ", "
         f"{total_kib / 2**20:.0f} GiB RAM, Python {platform.python_version()}, "
         f"load average {load}"
     )
@@ -303,7 +311,8 @@ def run_info(argv=None, root=None):
         "commit": package_revision(root),
         "machine": {
             "system": f"{platform.system()} {platform.machine()}",
-            "cpu_count": os.cpu_count(),
+            "cpu_count": usable_cpus(),
+            "cpus_on_machine": os.cpu_count(),
             "memory_gib": round(total_kib / 2**20, 1),
             "python": platform.python_version(),
             "numpy": np.__version__,

@@ -554,7 +554,7 @@ def make_tables(raw):
 
 def measure(args, root, shape, matrix_shape, rows):
     """Run the sections of ``args.only``; their raw measurements."""
-    raw = {"cpu_count": os.cpu_count()}
+    raw = {"cpu_count": len(os.sched_getaffinity(0))}  # the CPUs this process may use
     name = "_".join(str(shape[k]) for k in ("users", "items", "pairs", "rank"))
     factors = root / f"factors_{name}"
     if {"from_factors", "top_k_lists"} & set(args.only):

@@ -173,7 +173,7 @@ def main(argv=None):
         y_true = load(folder, "y_true")
         runs = alternate("dense_retrieval", args.tools, folder, args.rounds, args.timeout, script=__file__)
     info["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
-    raw = {"shape": shape, "relevant": int(y_true.nnz), "cpu_count": os.cpu_count(), "runs": runs}
+    raw = {"shape": shape, "relevant": int(y_true.nnz), "cpu_count": len(os.sched_getaffinity(0)), "runs": runs}
     tables = make_tables(raw)
     default = Path(tempfile.gettempdir()) / "retrieval-small.json" if args.small else RESULTS_FILE
     write_results(__file__, info, tables, raw, path=args.json or default)

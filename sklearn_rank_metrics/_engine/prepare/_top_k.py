@@ -24,10 +24,11 @@ import numpy as np
 from ._arrays import code_dtype
 from ._validation import RankingInput, plain
 
-# A strip's scores take at most this many bytes: a bounded working set
-# whatever the catalogue, yet blocks of queries large enough for matrix
-# products to run at full speed (256 queries of a million float32 scores).
-STRIP_BYTES = 1 << 30
+# A strip's scores (and what its selection adds) take at most this many
+# bytes: a bounded working set whatever the catalogue, yet blocks of queries
+# large enough for matrix products to run near full speed (107 queries of a
+# million float32 scores).
+STRIP_BYTES = 1 << 29
 STRIP_SCORES = 1 << 24  # the cells a strip spreads over the call's threads at least
 
 
@@ -136,7 +137,7 @@ def _sampled_heads(scores, k, step):
     rank = min(sample.shape[1], -(-_OVERSHOOT * (k + 1) // step))
     threshold = np.partition(sample, sample.shape[1] - rank, axis=1)[:, sample.shape[1] - rank]
     threshold = np.maximum(threshold, np.nextafter(-np.inf, 0, dtype=scores.dtype))  # not -inf
-    rows, columns = np.nonzero(scores >= threshold[:, None])
+    rows, columns = marked_cells(scores >= threshold[:, None])
     values = scores[rows, columns]
     counts = np.bincount(rows, minlength=n_rows)
     # Settled: k candidates or more, and not so many (a wide tie) that the table below grows.
@@ -148,6 +149,21 @@ def _sampled_heads(scores, k, step):
 
 
 _MAX_CANDIDATES = 8  # times the aimed-at number: beyond, a row is left to the partition
+
+
+def marked_cells(mask):
+    """``(rows, columns)`` of the True cells of a 2-D boolean ``mask`` that holds few, in order.
+
+    ``np.nonzero`` looks at every cell; here the mask is read 8 cells to a
+    64-bit word, and only the words holding a True cell are opened: about a
+    fifth of the time where one cell in thousands is marked.
+    """
+    flat = mask.reshape(-1)
+    whole = flat.shape[0] - flat.shape[0] % 8
+    words = np.flatnonzero(flat[:whole].view(np.uint64))
+    cells = (words[:, None] * 8 + np.arange(8)).reshape(-1)
+    cells = np.concatenate([cells[flat[cells]], whole + np.flatnonzero(flat[whole:])])
+    return np.divmod(cells, mask.shape[1])
 
 
 def kth_largest(values, rows, counts, chosen, k):

@@ -59,7 +59,7 @@ from ._gains import GAINS_PER_LEVEL, MAX_GRADE, Cascade, GainRatio, GainSum, Lev
 
 def _tied(what):
     """The documentation's tie note of a measure without a closed form under ties."""
-    return f"all; `average` only where no tie block mixes {what} (else an error)"
+    return f"all; an error for `average` where a tie block mixes {what}"
 
 
 _DEFINITIONS = (
@@ -324,7 +324,7 @@ _DEFINITIONS = (
         takes_cutoff=False,
         aliases=("eleven_point_average",),
         formula="mean of iprec_at_recall at recall 0, 0.1, ..., 1",
-        matches="trec_eval `11pt_avg` (10; 9 with `trec_eval_version='9'`)",
+        matches="trec_eval `11pt_avg`, versions 10 and 9",
         ties=_tied("relevant and non-relevant documents"),
     ),
     MetricDefinition(
