@@ -190,9 +190,10 @@ def evaluate_retrieval(
         padded with -1 and NaN: ready for :func:`evaluate_top_k` or
         ``write_trec_run``.
     batch_size : int, default=None
-        Queries scored at a time. None: blocks of at most 2**24 scores
-        (64 MiB of float32), so memory beyond the vectors and labels is a
-        few such blocks whatever the catalogue's size.
+        Queries scored at a time. None: blocks of at most 512 MiB of scores
+        with what their selection adds (107 float32 queries at a million
+        items), so memory beyond the vectors and labels is one such block
+        whatever the number of queries.
 
     Returns
     -------

@@ -1,8 +1,8 @@
 """Huge catalogues in bounded memory (tracemalloc, which NumPy reports its buffers to).
 
 The score-matrix front-ends hold one strip of scores at a time (at most
-2**24 scores, or ``batch_size`` queries) and the indices one
-``argpartition`` of it takes: their peak is bounded by that strip, whatever
+512 MiB with its selection's work, or ``batch_size`` queries) and, at most,
+the indices one ``argpartition`` of it takes: their peak is bounded by that strip, whatever
 the number of queries, and stays below what the dense way (a float64
 (n_queries, n_items) matrix and its argsort) materializes. Top-k lists never
 touch the catalogue: their memory is a multiple of the lists.
@@ -15,6 +15,7 @@ import pytest
 from scipy import sparse
 
 import sklearn_rank_metrics as srm
+from sklearn_rank_metrics._engine.prepare._top_k import strip_rows
 
 N_ITEMS = 2_000_000
 INDEX_BYTES = 8  # argpartition's int64 indices, one per score of a strip
@@ -94,7 +95,7 @@ def test_evaluate_sparse_labels_memory():
 
     results, peak = _peak(call)
     assert np.isfinite(results["ndcg@10"]).all()
-    rows_per_strip = min(3, max(1, 2**24 // N_ITEMS))
+    rows_per_strip = min(3, strip_rows(N_ITEMS, 4, 100))
     strip = rows_per_strip * N_ITEMS * (4 + INDEX_BYTES)
     assert peak < 1.25 * strip, f"peak {peak / 2**20:.1f} MiB, strip {strip / 2**20:.1f} MiB"
     assert peak < 0.8 * _dense_way(3, N_ITEMS)
