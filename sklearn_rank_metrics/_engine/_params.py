@@ -373,7 +373,7 @@ PARAMETERS = {
         has_type=lambda n: n is None or _is_int(n),
         is_valid=lambda n: n is None or n >= 1 or n == -1,
     ),
-    # The curve display's options.
+    # evaluate_retrieval's options.
     "similarity": options(
         "dot", "cosine",
         fix="'dot' scores a pair by the dot product of its vectors (factor models, "
@@ -383,7 +383,7 @@ PARAMETERS = {
         "a positive int or None",
         "return_top_k=100 also returns each query's top 100 items and scores.",
         has_type=lambda k: k is None or _is_int(k),
-        is_valid=lambda k: k is None or 1 <= k <= MAX_CUTOFF,
+        is_valid=lambda k: k is None or is_cutoff(k),
     ),
     "batch_size": Parameter(
         "a positive int or None",
@@ -392,6 +392,7 @@ PARAMETERS = {
         has_type=lambda size: size is None or _is_int(size),
         is_valid=lambda size: size is None or size >= 1,
     ),
+    # The curve display's options.
     "k_max": Parameter(
         "a positive int, the largest cutoff of the curve",
         "k_max=20 draws k = 1 .. 20.",

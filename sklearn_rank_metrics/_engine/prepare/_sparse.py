@@ -48,10 +48,6 @@ class Pairs:
         """The row (query) of every stored cell."""
         return self.keys // self.n_items
 
-    def columns(self):
-        """The column (item) of every stored cell."""
-        return self.keys % self.n_items
-
     def row_bounds(self, first, stop):
         """``(start, end)``: the slice of the cells of rows ``first .. stop - 1``."""
         bounds = np.searchsorted(self.keys, np.array([first, stop]) * self.n_items)
@@ -78,11 +74,6 @@ class Pairs:
         values = np.full(keys.shape, fill, dtype=self.values.dtype)
         values[found] = self.values[where[found]]
         return values
-
-    def without(self, keys):
-        """These pairs less the cells ``keys`` (sorted): a new :class:`Pairs`."""
-        kept = ~np.isin(self.keys, keys, assume_unique=True)
-        return Pairs(self.keys[kept], self.values[kept], self.shape)
 
     def name(self, key):
         """``(query, item)`` of the cell ``key``, as Python ints for messages."""
