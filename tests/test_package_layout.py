@@ -95,7 +95,7 @@ def test_engine_functions_take_few_parameters(path):
 # their table, threads, warnings). Nothing in the engine imports the public
 # layer above it.
 STAGES = {"leaf": 0, "prepare": 1, "_judgments": 2, "quantities": 2, "spec": 3, "run": 4}
-_LEAVES = ("_params", "_options", "_threads", "_warnings")
+_LEAVES = ("_params", "_param_docs", "_options", "_threads", "_warnings")
 
 
 def _stage(module):

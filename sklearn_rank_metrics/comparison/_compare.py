@@ -6,7 +6,8 @@ import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning
 
 from .._engine._options import Options
-from .._engine._params import check_parameters, document_parameters
+from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from .._engine._warnings import warn_caller
 from .._engine.prepare._prepare import Inputs
 from ..metrics._evaluate import evaluate_requests, requests_for

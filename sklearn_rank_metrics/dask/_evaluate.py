@@ -11,7 +11,8 @@ from .._distributed import (
     partial_sums,
     task_threads,
 )
-from .._engine._params import check_parameters, document_parameters
+from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from ..metrics._evaluate import DEFAULT_METRICS
 
 # A row's position in the input: its partition's number times 2**40 plus its

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from .._engine._options import Options
-from .._engine._params import document_parameters
+from .._engine._param_docs import document_parameters
 from .._engine.prepare._prepare import Inputs
 from .._engine.run._run import evaluate_plain
 from .._engine.spec import call_gain, name_requests

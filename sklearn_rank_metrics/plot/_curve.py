@@ -5,7 +5,8 @@ import inspect
 import numpy as np
 
 from .._engine._options import Options
-from .._engine._params import check_parameters, document_parameters
+from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from .._engine.prepare._prepare import Inputs
 from .._engine.run._curve import curve_results
 from .._engine.spec import CurveRequests

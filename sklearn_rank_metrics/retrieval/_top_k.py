@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._engine._params import document_parameters
+from .._engine._param_docs import document_parameters
 from .._engine._warnings import warn_caller
 from .._engine.prepare._arrays import code_dtype
 from .._engine.prepare._sparse import drop_leakage, excluded_pairs, label_pairs

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from .._engine._params import document_parameters
+from .._engine._param_docs import document_parameters
 from .._engine._threads import thread_limit
 from .._engine.prepare._top_k import strip_rows
 from .._engine.prepare._validation import numeric_array, plain, row_weights

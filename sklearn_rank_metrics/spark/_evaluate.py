@@ -16,7 +16,8 @@ from .._distributed import (
     per_query_schema,
     task_threads,
 )
-from .._engine._params import check_parameters, document_parameters
+from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from ..metrics._evaluate import DEFAULT_METRICS
 
 _TYPES = {"float": T.DoubleType(), "int": T.LongType(), "bool": T.BooleanType()}
