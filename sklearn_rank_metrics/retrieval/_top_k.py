@@ -3,6 +3,7 @@
 import numpy as np
 
 from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from .._engine._warnings import warn_caller
 from .._engine.prepare._arrays import code_dtype
 from .._engine.prepare._sparse import drop_leakage, excluded_pairs, label_pairs
@@ -10,6 +11,8 @@ from .._engine.prepare._validation import RankingInput, numeric_array, plain, ro
 from .._engine.run._run import evaluate_plain
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
+from ._list_call import list_inputs, merged_results
+from ._list_measures import split_list_measures
 from ._requests import DEFAULT_METRICS, list_call, list_options
 
 def _integer_items(top_items, n_items):
@@ -188,6 +191,13 @@ def evaluate_top_k(
     top_scores=None,
     exclude=None,
     metrics=DEFAULT_METRICS,
+    item_popularity=None,
+    short_head=0.8,
+    item_vectors=None,
+    item_categories=None,
+    history=None,
+    exposure="count",
+    entropy_unit="bits",
     gain="linear",
     label_gain=None,
     ap_denominator="R",
@@ -284,7 +294,11 @@ def evaluate_top_k(
         raise ValueError(
             f"top_items has {items.shape[0]} rows but y_true has {n_rows}: one list per query."
         )
-    requests, options = list_call(metrics, options, "evaluate_top_k", width=items.shape[1])
+    check_parameters("evaluate_top_k", exposure=exposure, entropy_unit=entropy_unit)
+    names, list_requests, order = split_list_measures(metrics, "evaluate_top_k", items.shape[1])
+    requests = []
+    if names:
+        requests, options = list_call(names, options, "evaluate_top_k", width=items.shape[1])
     valid = items >= 0
     _check_distinct(items, valid)
     excluded = None if exclude is None else excluded_pairs(exclude, labels.shape)
@@ -300,12 +314,21 @@ def evaluate_top_k(
             )
     labels, n_dropped = drop_leakage(labels, excluded, options.leakage)
     warn_leakage(n_dropped)
+    weights = row_weights(sample_weight, n_rows)
+    given = dict(
+        item_popularity=item_popularity, short_head=short_head, item_vectors=item_vectors,
+        item_categories=item_categories, history=history, exposure=exposure,
+        entropy_unit=entropy_unit, query_weights=weights,
+    )  # fmt: skip
+    inputs = list_inputs(list_requests, given, labels.shape, labels, options, "evaluate_top_k")
+    lists = (list_requests, items, valid, inputs)
+    if not requests:
+        return merged_results((names, None), lists, order, n_rows, average)
     k = max(request.k for request in requests)
     ranked = _list_scores(top_scores, items, valid)
     if top_scores is not None:
         warn_cut_ties(ranked[0], valid, requests, options.ties)
     keep = _head_positions(ranked[0], valid, k)
-    weights = row_weights(sample_weight, n_rows)
     # A list holds no more than the items a query's exclusions leave: no empty
     # position beyond them (hit_rate_item pools min(k, items left), as evaluate does).
     cut = np.full(n_rows, k, dtype=np.int64)
@@ -314,5 +337,7 @@ def evaluate_top_k(
         cut = np.minimum(cut, left)
     data = list_input(items, ranked, keep, labels, cut, weights)
     results = query_results(evaluate_plain(requests, data, options))
+    if list_requests:
+        return merged_results((names, results), lists, order, n_rows, average)
     warn_left_out(results)
     return results.mean() if average == "mean" else results
