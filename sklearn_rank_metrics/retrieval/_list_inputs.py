@@ -158,9 +158,10 @@ def unit_item_vectors(item_vectors, item_categories, n_items, owner):
 def check_nonzero(unit_vectors, items, name, where):
     """Raise, naming an item, where one of ``items`` has no direction (a zero vector)."""
     if sparse.issparse(unit_vectors):
-        zero = np.diff(unit_vectors.indptr)[items] == 0
+        zero_items = np.diff(unit_vectors.indptr) == 0
     else:
-        zero = ~unit_vectors[items].any(axis=1)
+        zero_items = ~unit_vectors.any(axis=1)
+    zero = zero_items[items]
     if zero.any():
         item = plain(items[np.argmax(zero)])
         raise ValueError(
