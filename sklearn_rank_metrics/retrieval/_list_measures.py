@@ -20,35 +20,12 @@ import numpy as np
 from scipy import sparse
 
 from .._engine.run._finalize import MetricResult
+from .._engine.spec._list_measures import LIST_MEASURES, ListMeasure
 from ._list_inputs import check_nonzero, scaled_rows
 
 # Rows of list cells per block of the similarity products: bounds the (rows, d) sums.
 _BLOCK_CELLS = 1 << 22
 
-
-@dataclass(frozen=True)
-class ListMeasure:
-    """A declared list measure: its scope and the inputs (keywords) it reads."""
-
-    name: str
-    scope: str  # "query": one value per list; "catalogue": one value of all the lists
-    needs: tuple = ()
-
-
-LIST_MEASURES = {
-    measure.name: measure
-    for measure in (
-        ListMeasure("coverage", "catalogue"),
-        ListMeasure("user_coverage", "query"),
-        ListMeasure("gini", "catalogue"),
-        ListMeasure("entropy", "catalogue"),
-        ListMeasure("arp", "query", ("item_popularity",)),
-        ListMeasure("aplt", "query", ("item_popularity",)),
-        ListMeasure("novelty", "query", ("item_popularity",)),
-        ListMeasure("ild", "query", ("item_vectors",)),
-        ListMeasure("serendipity", "query", ("item_vectors", "history")),
-    )
-}
 
 _NAME = re.compile(r"^\s*([A-Za-z_]+)\s*@\s*(\d+)\s*$")
 
