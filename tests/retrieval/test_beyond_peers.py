@@ -349,3 +349,47 @@ def test_recommenders_distributional_coverage_and_novelty(seed):
     distributional = evaluation.distributional_coverage(train_df, reco_df)
     assert ours[f"entropy@{k}"] == pytest.approx(distributional, abs=1e-12)
     assert ours[f"novelty@{k}"] == pytest.approx(evaluation.novelty(train_df, reco_df), abs=1e-12)
+
+
+# --- Elliot and WarpRec (not installable here: their formulas, as their source computes them) --
+
+
+def _elliot_warprec(top, n_items):
+    """Elliot's and WarpRec's Gini and Shannon entropy, written from their definitions."""
+    lists = [row[row >= 0] for row in top]
+    counts = Counter(int(item) for items in lists for item in items)
+    total = sum(len(items) for items in lists)
+    ascending = sorted(counts.values())
+    offset = n_items - len(ascending)  # never-listed items rank first, at zero
+    weighted = sum((2 * (j + offset + 1) - n_items - 1) * count / total for j, count in enumerate(ascending))
+    rescaled = weighted / (n_items - 1)
+    # Elliot: each listed item weighs 1 / its list's length; its "sales novelty" in bits.
+    weight = Counter()
+    for items in lists:
+        for item in items:
+            weight[int(item)] += 1 / len(items)
+    elliot_entropy = sum(w * -np.log2(counts[i] / total) for i, w in weight.items()) / len(lists)
+    warprec_entropy = -sum(c / total * np.log(c / total) for c in counts.values())
+    return {"elliot_gini": 1 - rescaled, "warprec_gini": rescaled,
+            "elliot_entropy": elliot_entropy, "warprec_entropy": warprec_entropy}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("short", [False, True])
+def test_elliot_and_warprec_rescalings(seed, short):
+    rng = np.random.default_rng(seed)
+    n_users, n_items, k = 20, 30, 5
+    top = _lists(rng, n_users, n_items, k, short=short)
+    y_true = _labels(rng, n_users, n_items)
+    theirs = _elliot_warprec(top, n_items)
+    ours = evaluate_top_k(y_true, top, metrics=[f"gini@{k}", f"entropy@{k}"])
+    nats = evaluate_top_k(y_true, top, metrics=[f"entropy@{k}"], entropy_unit="nats")[f"entropy@{k}"]
+    scale = n_items / (n_items - 1)
+    assert theirs["warprec_gini"] == pytest.approx(ours[f"gini@{k}"] * scale, abs=1e-12)
+    assert theirs["elliot_gini"] == pytest.approx(1 - ours[f"gini@{k}"] * scale, abs=1e-12)
+    assert theirs["warprec_entropy"] == pytest.approx(nats, abs=1e-12)
+    # Elliot's entropy weighs an item by 1 / its list's length: bits only where lists are full.
+    if short:
+        assert theirs["elliot_entropy"] != pytest.approx(ours[f"entropy@{k}"], abs=1e-6)
+    else:
+        assert theirs["elliot_entropy"] == pytest.approx(ours[f"entropy@{k}"], abs=1e-12)
