@@ -400,7 +400,8 @@ PARAMETERS = {
         "The popular items ``aplt@k`` does not count: a share ``s`` takes the most popular "
         "items (ties: lower item id first) until their popularity reaches ``s`` of all "
         "interactions (Elliot's short head, 0.8); a mask marks them itself (RecBole's "
-        "``tail_ratio=10`` is ``short_head=item_popularity > 10``).",
+        "``tail_ratio=10``, whose tail holds only items seen in training, is "
+        "``short_head=(item_popularity > 10) | (item_popularity == 0)``).",
     ),
     "item_vectors": data(
         "array-like or scipy.sparse matrix of shape (n_items, n_features)",

@@ -87,22 +87,26 @@ def short_head_mask(short_head, popularity):
     return head
 
 
+def scaled_rows(matrix, scale):
+    """Each row of a dense array or a CSR matrix (a new one) times its ``scale``."""
+    if not sparse.issparse(matrix):
+        return matrix * scale[:, None]
+    scaled = sparse.csr_array(matrix, dtype=np.float64, copy=True)
+    scaled.data *= np.repeat(scale, np.diff(scaled.indptr))
+    return scaled
+
+
 def _unit_rows(matrix):
     """``matrix`` (dense float64 or CSR) with every non-zero row scaled to length 1."""
     if sparse.issparse(matrix):
         matrix = sparse.csr_array(matrix, dtype=np.float64, copy=True)
         matrix.sum_duplicates()
         matrix.eliminate_zeros()
-        norms = np.sqrt(
-            np.add.reduceat(np.append(matrix.data**2, 0.0), matrix.indptr[:-1])
-            * (np.diff(matrix.indptr) > 0)
-        )
-        scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-        matrix.data *= np.repeat(scale, np.diff(matrix.indptr))
-        return matrix
-    norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
-    scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    return matrix * scale[:, None]
+        squares = np.append(matrix.data**2, 0.0)
+        norms = np.sqrt(np.add.reduceat(squares, matrix.indptr[:-1]) * (np.diff(matrix.indptr) > 0))
+    else:
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+    return scaled_rows(matrix, np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0))
 
 
 def unit_item_vectors(item_vectors, item_categories, n_items, owner):

@@ -20,35 +20,12 @@ import numpy as np
 from scipy import sparse
 
 from .._engine.run._finalize import MetricResult
-from ._list_inputs import check_nonzero
+from .._engine.spec._list_measures import LIST_MEASURES, ListMeasure
+from ._list_inputs import check_nonzero, scaled_rows
 
 # Rows of list cells per block of the similarity products: bounds the (rows, d) sums.
 _BLOCK_CELLS = 1 << 22
 
-
-@dataclass(frozen=True)
-class ListMeasure:
-    """A declared list measure: its scope and the inputs (keywords) it reads."""
-
-    name: str
-    scope: str  # "query": one value per list; "catalogue": one value of all the lists
-    needs: tuple = ()
-
-
-LIST_MEASURES = {
-    measure.name: measure
-    for measure in (
-        ListMeasure("coverage", "catalogue"),
-        ListMeasure("user_coverage", "query"),
-        ListMeasure("gini", "catalogue"),
-        ListMeasure("entropy", "catalogue"),
-        ListMeasure("arp", "query", ("item_popularity",)),
-        ListMeasure("aplt", "query", ("item_popularity",)),
-        ListMeasure("novelty", "query", ("item_popularity",)),
-        ListMeasure("ild", "query", ("item_vectors",)),
-        ListMeasure("serendipity", "query", ("item_vectors", "history")),
-    )
-}
 
 _NAME = re.compile(r"^\s*([A-Za-z_]+)\s*@\s*(\d+)\s*$")
 
@@ -200,13 +177,6 @@ def _row_dots(left, right):
     return np.einsum("ij,ij->i", left, right)
 
 
-def _scaled_rows(matrix, scale):
-    """Each row of a dense array or sparse matrix times its ``scale``."""
-    if sparse.issparse(matrix):
-        return sparse.csr_array(sparse.diags_array(scale) @ matrix)
-    return matrix * scale[:, None]
-
-
 def _similarity_values(name, items, valid, inputs):
     """ILD or serendipity of each list, from sums of unit item vectors (no item x item matrix).
 
@@ -239,7 +209,7 @@ def _similarity_values(name, items, valid, inputs):
         history = inputs.history[block]
         counts = np.diff(history.indptr).astype(np.float64)
         scale = np.divide(1.0, counts, out=np.zeros_like(counts), where=counts > 0)
-        mean_history = _scaled_rows(history @ vectors, scale)
+        mean_history = scaled_rows(history @ vectors, scale)
         relevant_count = np.bincount(rows, weights=relevance, minlength=shape[0])
         with np.errstate(invalid="ignore", divide="ignore"):
             values[block] = (relevant_count - _row_dots(weighted, mean_history)) / n_listed[block]

@@ -331,3 +331,37 @@ def test_gini_and_normalized_entropy_stay_in_range(counts, unit):
     n = len(counts)
     assert 0 <= results["gini@1"] <= 1 - 1 / n + 1e-12
     assert -1e-12 <= results["entropy@1"] <= 1 + 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(2, 5))
+def test_order_within_a_list_changes_only_the_position_weighted_exposure(seed, k):
+    case = _case(seed)
+    rng = np.random.default_rng(seed)
+    shuffled = case["top"].copy()
+    for row in shuffled:
+        n = int((row[:k] >= 0).sum())
+        row[:n] = rng.permutation(row[:n])
+    order_free = [f"{name}@{k}" for name in PER_QUERY + CATALOGUE]
+    before = _evaluate(case, order_free, average=None)
+    after = _evaluate(dict(case, top=shuffled), order_free, average=None)
+    for name in before.metrics:
+        np.testing.assert_allclose(after[name], before[name], rtol=1e-12, atol=1e-12)
+    for name, value in before.catalogue.items():
+        assert after.catalogue[name] == pytest.approx(value, rel=1e-12, abs=1e-12)
+
+
+def test_item_categories_ild_is_the_share_of_pairs_across_categories():
+    case = _case(9)
+    categories = np.random.default_rng(1).integers(0, 4, case["popularity"].shape[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = evaluate_top_k(
+            case["y_true"], case["top"], metrics=["ild@5"], item_categories=categories,
+            average=None,
+        )  # fmt: skip
+    for row, items in enumerate(_lists(case["top"], 5)):
+        pairs = list(itertools.combinations(items, 2))
+        if pairs:
+            across = sum(categories[i] != categories[j] for i, j in pairs) / len(pairs)
+            assert results["ild@5"][row] == pytest.approx(across, abs=1e-12)
