@@ -32,6 +32,10 @@ each user's list as reco_df rows, train_df the training pairs:
 Recommenders' global means (``novelty``, ``distributional_coverage``) index a
 labelled Series by position and fail on pandas 3; its per-user functions run
 on both.
+
+Elliot and WarpRec do not install here (WarpRec needs Python 3.12; Elliot is
+not on PyPI): their Gini, entropy, short head, ARP and APLT are written from
+their definitions, to check the conversions the docs state.
 """
 
 from collections import Counter
@@ -111,21 +115,6 @@ def test_recbole_coverage_gini_entropy_arp(seed):
     assert ours[f"entropy@{k}"] != pytest.approx(theirs["shannonentropy"], abs=1e-3)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("tail_ratio", [5, 12])
-def test_recbole_tail_percentage_by_count(seed, tail_ratio):
-    top, y_true, popularity = _recbole_case(seed)
-    k = top.shape[1]
-    theirs = _recbole(["TailPercentage"], top, y_true.shape[1], popularity, tail_ratio=tail_ratio)
-    head = (popularity > tail_ratio) | (popularity == 0)  # an unseen item is not in its tail
-    ours = evaluate_top_k(y_true, top, metrics=[f"aplt@{k}"], item_popularity=popularity, short_head=head)
-    assert ours[f"aplt@{k}"] == pytest.approx(theirs["tailpercentage"], abs=1e-12)
-    # short_head=popularity > t alone counts the listed unseen item as tail: a larger share.
-    plain = evaluate_top_k(y_true, top, metrics=[f"aplt@{k}"], item_popularity=popularity,
-                           short_head=popularity > tail_ratio)  # fmt: skip
-    assert plain[f"aplt@{k}"] > theirs["tailpercentage"]
-
-
 def _recbole_tail_by_share(popularity, ratio):
     """RecBole's tail for tail_ratio <= 1, as its docs state it: the int(ratio * m) (at least 1)
     least popular of the m items seen in training, ties by lower id."""
@@ -137,14 +126,22 @@ def _recbole_tail_by_share(popularity, ratio):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("tail_ratio", [0.1, 0.5])
-def test_recbole_tail_percentage_by_share(seed, tail_ratio):
+@pytest.mark.parametrize("tail_ratio", [0.1, 0.5, 5, 12])
+def test_recbole_tail_percentage(seed, tail_ratio):
+    """tail_ratio > 1: a count; an unseen item is not in its tail. <= 1: a share of the items."""
     top, y_true, popularity = _recbole_case(seed)
     k = top.shape[1]
     theirs = _recbole(["TailPercentage"], top, y_true.shape[1], popularity, tail_ratio=tail_ratio)
-    head = ~_recbole_tail_by_share(popularity, tail_ratio)
+    if tail_ratio > 1:
+        head = (popularity > tail_ratio) | (popularity == 0)
+    else:
+        head = ~_recbole_tail_by_share(popularity, tail_ratio)
     ours = evaluate_top_k(y_true, top, metrics=[f"aplt@{k}"], item_popularity=popularity, short_head=head)
     assert ours[f"aplt@{k}"] == pytest.approx(theirs["tailpercentage"], abs=1e-12)
+    if tail_ratio > 1:  # short_head=popularity > t alone counts the listed unseen item as tail
+        plain = evaluate_top_k(y_true, top, metrics=[f"aplt@{k}"], item_popularity=popularity,
+                               short_head=popularity > tail_ratio)  # fmt: skip
+        assert plain[f"aplt@{k}"] > theirs["tailpercentage"]
 
 
 def test_recbole_counts_its_padding_item():
@@ -393,3 +390,51 @@ def test_elliot_and_warprec_rescalings(seed, short):
         assert theirs["elliot_entropy"] != pytest.approx(ours[f"entropy@{k}"], abs=1e-6)
     else:
         assert theirs["elliot_entropy"] == pytest.approx(ours[f"entropy@{k}"], abs=1e-12)
+
+
+def _elliot_short_head(popularity, share=0.8):
+    """Elliot's short head: items by decreasing popularity (stable), until the remaining
+    share of the interactions reaches 0 or below."""
+    head, left = [], share * popularity.sum()
+    for item in sorted(range(popularity.size), key=lambda i: -popularity[i]):
+        head.append(item)
+        left -= popularity[item]
+        if left <= 0:
+            break
+    return head
+
+
+def _warprec_short_head(popularity, share=0.8):
+    """WarpRec's short head: up to the first item whose cumulative popularity exceeds the share."""
+    order = np.argsort(-popularity, kind="stable")
+    return order[: np.flatnonzero(np.cumsum(popularity[order]) > share * popularity.sum())[0] + 1]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_elliot_short_head_arp_and_aplt(seed):
+    rng = np.random.default_rng(seed)
+    n_users, n_items, k = 20, 30, 5
+    train = rng.random((60, n_items)) < rng.random(n_items) ** 3  # a popularity skew
+    popularity = train.sum(axis=0)  # distinct training users, Elliot's and WarpRec's popularity
+    top = _lists(rng, n_users, n_items, k, short=True)
+    tail = np.setdiff1d(np.arange(n_items), _elliot_short_head(popularity))
+    lists = [row[row >= 0] for row in top]
+    aplt = np.mean([np.isin(items, tail).sum() / len(items) for items in lists])
+    arp = np.mean([popularity[items].mean() for items in lists])
+    ours = evaluate_top_k(_labels(rng, n_users, n_items), top, metrics=[f"aplt@{k}", f"arp@{k}"],
+                          item_popularity=popularity)  # fmt: skip
+    assert ours[f"aplt@{k}"] == pytest.approx(aplt, abs=1e-12)
+    assert ours[f"arp@{k}"] == pytest.approx(arp, abs=1e-12)
+    # Elliot's head and WarpRec's differ only where the cumulative count hits the share exactly.
+    assert sorted(_warprec_short_head(popularity)) == sorted(_elliot_short_head(popularity)) or (
+        np.isclose(np.sort(popularity)[::-1].cumsum(), 0.8 * popularity.sum()).any()
+    )
+
+
+def test_warprec_short_head_is_strict():
+    popularity = np.array([5.0, 3.0, 2.0])  # the first two take exactly 80%
+    assert list(_elliot_short_head(popularity)) == [0, 1]
+    assert list(_warprec_short_head(popularity)) == [0, 1, 2]
+    ours = evaluate_top_k(csr_array(np.eye(3)), np.array([[0], [1], [2]]), metrics=["aplt@1"],
+                          item_popularity=popularity, average=None)  # fmt: skip
+    assert ours["aplt@1"].tolist() == [0.0, 0.0, 1.0]  # Elliot's: item 2 is the tail
