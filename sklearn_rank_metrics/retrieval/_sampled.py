@@ -96,10 +96,11 @@ def sampled_rank_pmf(ranks, n_items, n_samples, sampling):
     j = np.arange(m + 1, dtype=np.float64)
     ranks = np.asarray(ranks, dtype=np.int64)
     if sampling == "with_replacement":
-        p = (ranks - 1) / (n - 1)
+        # log p and log(1 - p) from the whole numbers r - 1 and n - r: 1 - p computed in
+        # floating point would lose digits where p is close to 1.
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_pmf = np.multiply.outer(np.log(p), j)
-            log_pmf += np.multiply.outer(np.log1p(-p), m - j)
+            log_pmf = np.multiply.outer(np.log(ranks - 1.0) - math.log(n - 1), j)
+            log_pmf += np.multiply.outer(np.log(float(n) - ranks) - math.log(n - 1), m - j)
         log_pmf += gammaln(m + 1.0) - gammaln(j + 1.0) - gammaln(m - j + 1.0)
         pmf = np.exp(log_pmf, out=log_pmf)
         pmf[ranks == 1] = j == 0  # p = 0 and p = 1: 0 * log(0) is 0 there, not NaN
