@@ -484,16 +484,17 @@ PARAMETERS = {
         "``n_samples`` negatives. Less than ``n_items``.",
     ),
     "sampled_method": options(
-        "bv", "cls", "naive",
+        "bv", "cls", "mes", "rank_estimate", "naive",
         name="method",
-        fix="'bv' is Krichene & Rendle's bias-variance correction (with gamma), 'cls' their "
-        "corrected least squares (bv with gamma=0), 'naive' the metric of the sampled rank "
-        "as if it were the full rank.",
+        fix="Krichene & Rendle's estimators: 'bv' trades bias against variance (gamma), "
+        "'cls' is least squares with non-increasing weights, 'mes' plain least squares "
+        "(bv with gamma=0), 'rank_estimate' the metric of the estimated full rank; 'naive' "
+        "the metric of the sampled rank.",
     ),
     "gamma": Parameter(
         "a number from 0 to 1",
-        "gamma weighs the variance against the squared bias: gamma=0.01 (the default), "
-        "gamma=0 is the least-squares correction (method='cls').",
+        "gamma weighs the variance against the squared bias: gamma=0.1 (the default), "
+        "gamma=0 is the least-squares correction (method='mes').",
         has_type=_is_real,
         is_valid=lambda gamma: 0 <= gamma <= 1,
         type="float",

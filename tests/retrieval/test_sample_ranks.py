@@ -133,7 +133,7 @@ def test_sampled_ranks_round_trip_into_the_correction():
             found.append(
                 srm.correct_sampled_metric(ranks, n_items=n_items, n_samples=100, method=method)
             )
-    assert abs(np.mean(estimates["bv"]) - exact) < 0.03
+    assert abs(np.mean(estimates["bv"]) - exact) < 0.05
     assert abs(np.mean(estimates["naive"]) - exact) > 0.2
 
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank_metrics as srm
-from sklearn_rank_metrics.retrieval import _sampled
+from sklearn_rank_metrics.retrieval import _sampled_model as _sampled
 
 SAMPLINGS = ["with_replacement", "without_replacement"]
 METRICS = ["recall@3", "precision@2", "ap@3", "ndcg@4", "map@2", "hit_rate@1", "mrr@5"]
@@ -71,7 +71,7 @@ def test_the_sampling_model_is_the_enumerated_one(tiny):
     n_items, n_samples, sampling, dense = tiny
     pmf = _sampled.sampled_rank_pmf(np.arange(1, n_items + 1), n_items, n_samples, sampling)
     np.testing.assert_allclose(pmf, dense, rtol=0, atol=1e-14)
-    gram, mass = _sampled._sums(n_items, n_samples, sampling)
+    gram, mass = _sampled.sums(n_items, n_samples, sampling)
     np.testing.assert_allclose(gram, dense.T @ dense, rtol=1e-13, atol=1e-15)
     np.testing.assert_allclose(mass, dense.sum(axis=0), rtol=1e-13)
 
@@ -88,7 +88,7 @@ def _objective(dense, f, weights, gamma):
 def test_weights_solve_the_dense_problem(tiny, metric, gamma):
     n_items, n_samples, sampling, dense = tiny
     f = np.array([definition(metric, r) for r in range(1, n_items + 1)])
-    method = "cls" if gamma == 0 else "bv"
+    method = "mes" if gamma == 0 else "bv"
     weights = srm.sampled_metric_weights(
         n_items=n_items, n_samples=n_samples, metric=metric, method=method, gamma=gamma,
         sampling=sampling,
@@ -139,7 +139,7 @@ def test_blocks_of_ranks_add_up_to_the_whole(sampling):
     """Over 2.5 blocks of full ranks, the streamed sums equal one dense product."""
     n_items, n_samples = 2 * _sampled._BLOCK_ROWS + 4000, 6
     dense = _sampled.sampled_rank_pmf(np.arange(1, n_items + 1), n_items, n_samples, sampling)
-    gram, mass = _sampled._sums(n_items, n_samples, sampling)
+    gram, mass = _sampled.sums(n_items, n_samples, sampling)
     np.testing.assert_allclose(gram, dense.T @ dense, rtol=1e-12)
     np.testing.assert_allclose(mass, dense.sum(axis=0), rtol=1e-12)
     assert not gram.flags.writeable
@@ -183,7 +183,7 @@ def test_naive_is_the_metric_of_the_sampled_rank(metric):
     assert mean == pytest.approx(np.mean(per_user), rel=1e-15)
 
 
-@pytest.mark.parametrize("method", ["bv", "cls"])
+@pytest.mark.parametrize("method", ["bv", "cls", "mes", "rank_estimate", "naive"])
 def test_per_user_estimates_are_the_weights_of_their_ranks(method):
     ranks = np.array([3, 1, 7, 7, 2])
     weights = srm.sampled_metric_weights(n_items=40, n_samples=6, metric="ndcg@5", method=method)
@@ -199,22 +199,64 @@ def test_spellings_of_the_metric_names(spelling):
     assert k == 10 and kind in {"ndcg", "recall", "ap"}
 
 
-def test_cls_with_many_samples_warns_and_counts_the_directions_left_out():
-    with pytest.warns(RuntimeWarning, match=r"singular to working precision: \d+ of its 101"):
-        srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="cls")
+def test_mes_with_many_samples_warns_and_counts_the_directions_left_out():
+    with pytest.warns(RuntimeWarning, match=r"mes system .* singular to working precision: \d+ of its 101"):
+        srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="mes")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="bv")
+        weights = srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="cls")
+    assert np.all(np.diff(weights) <= 1e-12)
+
+
+def brute_force_constrained(dense, f):
+    """min ||A w - f|| over non-increasing w: the best feasible block-constant least squares.
+
+    The optimum ties some neighbouring weights (its active constraints); for
+    each of the 2**m ways to tie neighbours, the least squares over weights
+    constant on the tied blocks, kept if non-increasing.
+    """
+    width = dense.shape[1]
+    best, best_value = None, np.inf
+    for cuts in itertools.product([False, True], repeat=width - 1):
+        block = np.concatenate([[0], np.cumsum(cuts)])
+        pooled = np.zeros((width, block[-1] + 1))
+        pooled[np.arange(width), block] = 1.0
+        values = np.linalg.lstsq(dense @ pooled, f, rcond=None)[0]
+        weights = pooled @ values
+        if np.all(np.diff(weights) <= 1e-12):
+            value = np.sum((dense @ weights - f) ** 2)
+            if value < best_value - 1e-15:
+                best, best_value = weights, value
+    return best
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_cls_is_the_monotone_least_squares_of_the_brute_force(tiny, metric):
+    n_items, n_samples, sampling, dense = tiny
+    f = np.array([definition(metric, r) for r in range(1, n_items + 1)])
+    weights = srm.sampled_metric_weights(
+        n_items=n_items, n_samples=n_samples, metric=metric, method="cls", sampling=sampling
+    )
+    np.testing.assert_allclose(weights, brute_force_constrained(dense, f), atol=1e-9)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_rank_estimate_is_the_metric_of_the_scaled_rank(metric):
+    weights = srm.sampled_metric_weights(
+        n_items=1001, n_samples=10, metric=metric, method="rank_estimate"
+    )
+    np.testing.assert_array_equal(weights, [definition(metric, 1 + 100 * j) for j in range(11)])
 
 
 def _simulated_rmse(n_items, n_samples, full_ranks, repetitions, seed):
-    """RMSE against the exact recall@10 of naive, CLS and BV over independent samplings."""
+    """RMSE against the exact recall@10 of each method over independent samplings."""
     rng = np.random.default_rng(seed)
     exact = np.mean(full_ranks <= 10)
     p = (full_ranks - 1) / (n_items - 1)
-    errors = {"naive": [], "cls": [], "bv": []}
+    errors = {"naive": [], "rank_estimate": [], "mes": [], "cls": [], "bv": []}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # CLS's left-out directions
+        warnings.simplefilter("ignore", RuntimeWarning)  # MES's left-out directions
         for _ in range(repetitions):
             ranks = rng.binomial(n_samples, p) + 1
             for method, found in errors.items():
@@ -226,29 +268,29 @@ def _simulated_rmse(n_items, n_samples, full_ranks, repetitions, seed):
 
 
 @pytest.mark.parametrize(
-    ("n_items", "n_samples", "methods"), [(100, 10, ["bv", "cls"]), (1000, 100, ["bv"])]
+    ("n_items", "n_samples", "better"),
+    [(100, 10, {"bv": 5, "cls": 5, "mes": 2, "rank_estimate": 2}), (1000, 100, {"bv": 5, "cls": 5})],
 )
-def test_the_correction_is_closer_to_the_exact_metric_than_naive(n_items, n_samples, methods):
-    """Full ranks known (a heavy-tailed model): BV's RMSE a tenth of naive's, CLS's under half.
+def test_the_correction_is_closer_to_the_exact_metric_than_naive(n_items, n_samples, better):
+    """Full ranks known (a heavy-tailed model): each correction's RMSE a fifth or half of naive's.
 
-    CLS only with few samples: with many, its weights swing so widely (the
+    MES only with few samples: with many, its weights swing so widely (the
     paper's high variance) that its RMSE exceeds naive's.
     """
     rng = np.random.default_rng(7)
     full_ranks = np.minimum(np.ceil(rng.pareto(0.7, 3000) * 5), n_items).astype(np.int64)
     rmse = _simulated_rmse(n_items, n_samples, full_ranks, repetitions=40, seed=1)
     assert rmse["naive"] > 0.3
-    assert rmse["bv"] < rmse["naive"] / 10
-    if "cls" in methods:
-        assert rmse["cls"] < rmse["naive"] / 2
+    for method, factor in better.items():
+        assert rmse[method] < rmse["naive"] / factor, (method, rmse)
 
 
 def test_the_correction_is_unbiased_where_the_metric_is_in_reach():
-    """Every other item drawn: CLS is exactly unbiased, E[w[r~] | r] = f(r) for every full rank."""
+    """Every other item drawn: MES is exactly unbiased, E[w[r~] | r] = f(r) for every full rank."""
     n_items, n_samples = 8, 7
     dense = _sampled.sampled_rank_pmf(np.arange(1, n_items + 1), n_items, n_samples, "without_replacement")
     weights = srm.sampled_metric_weights(
-        n_items=n_items, n_samples=n_samples, metric="ap@4", method="cls", sampling="without_replacement"
+        n_items=n_items, n_samples=n_samples, metric="ap@4", method="mes", sampling="without_replacement"
     )
     f = [definition("ap@4", r) for r in range(1, n_items + 1)]
     np.testing.assert_allclose(dense @ weights, f, atol=1e-12)
@@ -278,7 +320,7 @@ def test_bad_ranks_name_the_user_and_the_value(ranks, message):
         (dict(metric="ndcg"), ValueError, "metric='ndcg' is not valid"),
         (dict(metric="recall@0"), ValueError, "metric='recall@0' is not valid"),
         (dict(metric=10), TypeError, "metric=10 is not valid"),
-        (dict(method="mes"), ValueError, "method='mes' is not valid; method must be one of 'bv'"),
+        (dict(method="mse"), ValueError, "method='mse' is not valid; method must be one of 'bv'"),
         (dict(gamma=1.5), ValueError, "gamma=1.5 is not valid; gamma must be a number from 0 to 1"),
         (dict(sampling="poisson"), ValueError, "sampling='poisson' is not valid"),
         (dict(average="median"), ValueError, "average='median' is not valid"),
