@@ -187,9 +187,8 @@ def make_tables(raw):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="1e5 items, 2,000 users")
-    parser.add_argument("--items", type=int)
-    parser.add_argument("--samples", type=int)
-    parser.add_argument("--users", type=int)
+    for size in FULL:  # --items, --samples, --users
+        parser.add_argument(f"--{size}", type=int)
     parser.add_argument("--repetitions", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3, help="timed calls of the weights (best)")
     parser.add_argument("--retable", metavar="PATH", help="rewrite the tables of a results file from its raw numbers")

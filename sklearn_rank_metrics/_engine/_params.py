@@ -163,6 +163,14 @@ def level(fix, doc):
     return Parameter(accepts, fix, has_type=_is_real, is_valid=_level, type="float", doc=doc)
 
 
+def count(minimum, fix, doc):
+    """A parameter taking a whole number >= ``minimum`` (a size or a count)."""
+    accepts = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+    return Parameter(
+        accepts, fix, has_type=_is_int, is_valid=lambda n: n >= minimum, type="int", doc=doc
+    )
+
+
 PARAMETERS = {
     "y_true": data(
         "array-like of shape (n_documents,) or (n_queries, n_documents_per_query), or "
@@ -464,22 +472,16 @@ PARAMETERS = {
         "The resampling's randomness; an int makes the result reproducible.",
     ),
     # The sampled metrics' options (correct_sampled_metric, sample_ranks).
-    "n_items": Parameter(
-        "an int >= 2",
+    "n_items": count(
+        2,
         "n_items is the number of items each held-out item is ranked among in the full "
         "catalogue, itself included (the catalogue less the user's excluded items).",
-        has_type=_is_int,
-        is_valid=lambda n: n >= 2,
-        type="int",
         doc="Items of the full ranking each held-out item's sampled rank stands for, the "
         "held-out item included: the catalogue, less the items a user never ranks.",
     ),
-    "n_samples": Parameter(
-        "a positive int",
+    "n_samples": count(
+        1,
         "n_samples=100 draws 100 negatives per user, ranking the held-out item among 101.",
-        has_type=_is_int,
-        is_valid=lambda n: n >= 1,
-        type="int",
         doc="Sampled negatives per user: each held-out item is ranked among itself and "
         "``n_samples`` negatives. Less than ``n_items``.",
     ),

@@ -74,9 +74,8 @@ def sampled_metric_weights(
 
     References
     ----------
-    .. [1] W. Krichene and S. Rendle, "On Sampled Metrics for Item
-       Recommendation", KDD 2020 (extended in Communications of the ACM
-       65(7), 2022).
+    .. [1] Krichene and Rendle, KDD 2020, where the estimators come from; the
+       full reference is under :func:`correct_sampled_metric`.
 
     Examples
     --------
