@@ -58,23 +58,38 @@ def _floyd(rng, pool, n_samples):
     return draws
 
 
-def _draw_items(rng, forbidden, users, n_items, n_samples, sampling):
-    """Items drawn uniformly, per user of ``users``, among those not in its ``forbidden`` keys."""
+def _pools(forbidden, users, n_items):
+    """The block's forbidden keys, as ``(row, item, starts)``, and each user's pool size."""
     first = users[0] * n_items
     lo, hi = np.searchsorted(forbidden, [first, (users[-1] + 1) * n_items])
     keys = forbidden[lo:hi] - first
     row = keys // n_items
     starts = np.searchsorted(row, np.arange(users.shape[0] + 1))
-    pool = n_items - np.diff(starts)
+    return (row, keys % n_items, starts), n_items - np.diff(starts)
+
+
+def allowed_items(blocked, n_items, draws):
+    """The ``draws[u, s]``-th item (0-based) of each user's allowed items, by a binary search.
+
+    The t-th allowed item of a row is ``t + #{i : f_i - i <= t}``, ``f_i`` the
+    row's i-th forbidden item in increasing order: the keys ``f_i - i`` are
+    sorted within a row, and offset by row so that one search serves all.
+    """
+    row, item, starts = blocked
+    shifted = row * (n_items + 1) + item - (np.arange(row.shape[0]) - starts[row])
+    local = np.arange(draws.shape[0])[:, None]
+    below = np.searchsorted(shifted, local * (n_items + 1) + draws, side="right")
+    return draws + below - starts[:-1, None]
+
+
+def _draw_items(rng, forbidden, users, n_items, n_samples, sampling):
+    """Items drawn uniformly, per user of ``users``, among those not in its ``forbidden`` keys."""
+    blocked, pool = _pools(forbidden, users, n_items)
     if sampling == "with_replacement":
         draws = rng.integers(0, pool[:, None], size=(users.shape[0], n_samples))
     else:
         draws = _floyd(rng, pool, n_samples)
-    # The t-th allowed item of a row is t + #{forbidden f_i (i-th of the row): f_i - i <= t}.
-    shifted = row * (n_items + 1) + (keys % n_items) - (np.arange(keys.shape[0]) - starts[row])
-    local = np.arange(users.shape[0])[:, None]
-    below = np.searchsorted(shifted, local * (n_items + 1) + draws, side="right")
-    return draws + below - starts[:-1, None]
+    return allowed_items(blocked, n_items, draws)
 
 
 def _check_pools(owner, forbidden, n_users, n_items, n_samples, sampling):

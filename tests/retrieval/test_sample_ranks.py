@@ -6,6 +6,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sklearn_rank_metrics as srm
 from sklearn_rank_metrics.retrieval import _sample_ranks
@@ -164,3 +166,24 @@ def test_a_nan_score_is_an_error_naming_the_user_and_item():
     scores[1, 3] = np.nan
     with pytest.raises(ValueError, match="y_score of user \\(row\\) 1 is NaN for item 3"):
         srm.sample_ranks(scores, HELD_OUT, n_samples=2, random_state=0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n_users=st.integers(1, 6), n_items=st.integers(2, 12))
+def test_every_allowed_item_is_found_by_its_index(data, n_users, n_items):
+    """The index -> item map against a per-user list, for random exclusions (all indices)."""
+    held = np.array(data.draw(st.lists(st.integers(0, n_items - 1), min_size=n_users, max_size=n_users)))
+    mask = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n_items, max_size=n_items),
+                                       min_size=n_users, max_size=n_users)))  # fmt: skip
+    mask[np.arange(n_users), held] = False
+    forbidden = _sample_ranks._forbidden("f", mask, held, (n_users, n_items))
+    users = np.arange(n_users)
+    blocked, pool = _sample_ranks._pools(forbidden, users, n_items)
+    lists = [[i for i in range(n_items) if i != held[u] and not mask[u, i]] for u in users]
+    assert pool.tolist() == [len(items) for items in lists]
+    width = int(pool.max())
+    draws = np.minimum(np.arange(width)[None, :], np.maximum(pool[:, None] - 1, 0))
+    found = _sample_ranks.allowed_items(blocked, n_items, draws)
+    for user, items in enumerate(lists):
+        if items:
+            assert found[user].tolist() == [items[min(t, len(items) - 1)] for t in range(width)]

@@ -146,6 +146,30 @@ def test_blocks_of_ranks_add_up_to_the_whole(sampling):
 
 
 @pytest.mark.parametrize("sampling", SAMPLINGS)
+@pytest.mark.parametrize("method", ["bv", "cls"])
+def test_streamed_weights_equal_a_dense_solve_over_many_blocks(sampling, method):
+    """50,000 items (7 blocks of full ranks), 20 samples: the weights of the dense matrix."""
+    n_items, n_samples = 50_000, 20
+    dense = _sampled.sampled_rank_pmf(np.arange(1, n_items + 1), n_items, n_samples, sampling)
+    f = np.array([definition("ndcg@10", r) for r in range(1, 11)] + [0.0] * (n_items - 10))
+    weights = srm.sampled_metric_weights(
+        n_items=n_items, n_samples=n_samples, metric="ndcg@10", method=method, sampling=sampling
+    )
+    if method == "bv":
+        system = 0.9 * dense.T @ dense + 0.1 * np.diag(dense.sum(axis=0))
+        np.testing.assert_allclose(weights, np.linalg.solve(system, dense.T @ f), rtol=1e-9, atol=1e-12)
+    else:  # the same bias as the dense problem's monotone least squares, found by BVLS
+        from scipy.optimize import lsq_linear
+
+        steps = np.triu(np.ones((n_samples + 1, n_samples + 1)))
+        lower = np.r_[np.zeros(n_samples), -np.inf]
+        z = lsq_linear(dense @ steps, f, bounds=(lower, np.inf), method="bvls", tol=1e-14).x
+        bias = np.sum((dense @ weights - f) ** 2)
+        assert bias == pytest.approx(np.sum((dense @ steps @ z - f) ** 2), rel=1e-6)
+        assert np.all(np.diff(weights) <= 1e-15)
+
+
+@pytest.mark.parametrize("sampling", SAMPLINGS)
 def test_tiny_probabilities_are_exact_at_a_million_items(sampling):
     """Against exact rational arithmetic: no underflow, no cancellation at n = 10**6, m = 100."""
     n_items, n_samples = 10**6, 100
