@@ -172,8 +172,8 @@ def correct_sampled_metric(
 
     - ``"bv"``: the bias-variance trade-off above, ``gamma`` weighing the
       variance (in the paper's MovieLens experiment at 100 samples, 0.1
-      ordered the models best of 1, 0.1, 0.01 and 0.001; 1 gives the mean
-      of ``f(r)`` given the sampled rank);
+      ordered the models correctly most often overall of 1, 0.1, 0.01 and
+      0.001; 1 gives the mean of ``f(r)`` given the sampled rank);
     - ``"mes"``: the minimal bias estimator, ``gamma = 0``, least squares:
       its weights swing widely with many samples (high variance), and its
       system is singular to working precision at 100 samples (a warning
