@@ -3,6 +3,7 @@
 import numpy as np
 
 from .._engine.spec import parse_name, resolve_request
+from .._engine.spec._list_measures import list_measure_name
 
 COLUMNS = (
     "model", "metric", "mean", "ci_low", "ci_high", "diff", "diff_ci_low", "diff_ci_high",
@@ -42,6 +43,9 @@ def better_sign(metric):
 
     A name no syntax reads (results made by hand) counts higher as better.
     """
+    listed = list_measure_name(metric)
+    if listed is not None:
+        return 1 if listed[0].higher_is_better else -1
     try:
         definition = resolve_request(parse_name(metric)).definition
     except (TypeError, ValueError):

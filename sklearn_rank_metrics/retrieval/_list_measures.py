@@ -13,21 +13,17 @@ queries or items. Similarities are cosines of unit vectors, so the mean
 similarity of a list's pairs is ``(||sum of its vectors||^2 - n) / (n (n - 1))``.
 """
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
 
 from .._engine.run._finalize import MetricResult
-from .._engine.spec._list_measures import LIST_MEASURES, ListMeasure
+from .._engine.spec._list_measures import LIST_MEASURES, ListMeasure, list_measure_name
 from ._list_inputs import check_nonzero, scaled_rows
 
 # Rows of list cells per block of the similarity products: bounds the (rows, d) sums.
 _BLOCK_CELLS = 1 << 22
-
-
-_NAME = re.compile(r"^\s*([A-Za-z_]+)\s*@\s*(\d+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -53,18 +49,18 @@ def split_list_measures(metrics, owner, width=None):
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     accuracy, requests, order = [], [], []
     for given in names:
-        match = _NAME.match(given) if isinstance(given, str) else None
+        parsed = list_measure_name(given)
         bare = given.strip().lower() if isinstance(given, str) else None
         if bare in LIST_MEASURES:
             raise ValueError(
                 f"{owner}: {given!r} needs a cutoff: name the list length it reads, e.g. "
                 f"'{bare}@10'."
             )
-        if match is None or match[1].lower() not in LIST_MEASURES:
+        if parsed is None:
             accuracy.append(given)
             order.append(None)
             continue
-        request = ListRequest(LIST_MEASURES[match[1].lower()], int(match[2]))
+        request = ListRequest(*parsed)
         if request.k < 1:
             raise ValueError(f"{owner}: {given!r} has k={request.k}; k must be >= 1.")
         if width is not None and request.k > width:

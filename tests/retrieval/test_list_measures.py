@@ -365,3 +365,20 @@ def test_item_categories_ild_is_the_share_of_pairs_across_categories():
         if pairs:
             across = sum(categories[i] != categories[j] for i, j in pairs) / len(pairs)
             assert results["ild@5"][row] == pytest.approx(across, abs=1e-12)
+
+
+def test_comparisons_count_lower_popularity_as_the_win():
+    case = _case(6, n_queries=30)
+    popular = np.argsort(-case["popularity"], kind="stable")
+    # The baseline lists the most popular items; the model lists the catalogue's tail.
+    baseline = dict(case, top=np.tile(popular[:5], (30, 1)))
+    model = dict(case, top=np.tile(popular[-5:], (30, 1)))
+    results = {
+        name: _evaluate(lists, ["arp@5", "aplt@5", "novelty@5"], average=None)
+        for name, lists in (("tail", model), ("popular", baseline))
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = compare_results(results, baseline="popular").to_frame()
+    rows = table[table["model"] == "tail"].set_index("metric")
+    assert (rows["wins"] == 30).all(), rows[["wins", "losses"]]
