@@ -1,5 +1,5 @@
-"""Beyond accuracy: catalogue coverage, concentration and popularity bias of two recommenders.
-==========================================================================================
+"""Beyond accuracy: coverage, concentration and popularity bias of two recommenders.
+=================================================================================
 
 Two recommenders can be equally accurate and still recommend very
 different things: one the same few best-sellers to everybody, the other a
