@@ -138,12 +138,14 @@ for model, values in means.items():
 # recommends are.
 
 fig, (lorenz, spread) = plt.subplots(1, 2, figsize=(10, 3.8))
+bins = np.linspace(0, np.log10(item_popularity.max()), 31)
 for model, lists in [("most popular", popular_lists), ("item-kNN", knn_lists)]:
     exposure = np.sort(np.bincount(lists[lists >= 0], minlength=N_ITEMS))
     share = np.concatenate([[0.0], np.cumsum(exposure) / exposure.sum()])
     gini = means[model]["gini@10"]
     lorenz.plot(np.linspace(0, 1, N_ITEMS + 1), share, label=f"{model} (Gini {gini:.2f})")
-    spread.hist(np.log10(item_popularity[lists[lists >= 0]]), bins=30, alpha=0.6, label=model)
+    spread.hist(np.log10(item_popularity[lists[lists >= 0]]), bins=bins, histtype="step", linewidth=1.5,
+                label=model)  # fmt: skip
 lorenz.plot([0, 1], [0, 1], color="grey", linestyle=":", label="equal exposure")
 lorenz.set(xlabel="share of the items (least recommended first)", ylabel="share of the recommendations",
            title="Exposure: Lorenz curves")  # fmt: skip
