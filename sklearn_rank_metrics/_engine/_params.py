@@ -389,6 +389,55 @@ PARAMETERS = {
         has_type=lambda size: size is None or _is_int(size),
         is_valid=lambda size: size is None or size >= 1,
     ),
+    # The list measures' inputs and options (evaluate_top_k, evaluate_retrieval).
+    "item_popularity": data(
+        "array-like of shape (n_items,)",
+        "Interactions of each item in the training data (>= 0), for ``arp@k``, "
+        "``aplt@k`` and ``novelty@k``.",
+    ),
+    "short_head": data(
+        "float in (0, 1] or boolean array of shape (n_items,)",
+        "The popular items ``aplt@k`` does not count: a share ``s`` takes the most popular "
+        "items (ties: lower item id first) until their popularity reaches ``s`` of all "
+        "interactions (Elliot's short head, 0.8); a mask marks them itself (RecBole's "
+        "``tail_ratio=10``, whose tail holds only items seen in training, is "
+        "``short_head=(item_popularity > 10) | (item_popularity == 0)``).",
+    ),
+    "item_vectors": data(
+        "array-like or scipy.sparse matrix of shape (n_items, n_features)",
+        "A vector of each item, for ``ild@k`` and ``serendipity@k``: two items' "
+        "similarity is the cosine of their vectors (the columns of a training matrix give "
+        "Recommenders' item co-occurrence similarity).",
+    ),
+    "item_categories": data(
+        "array-like of int of shape (n_items,), or boolean or sparse (n_items, n_categories)",
+        "The categories of each item, for ``ild@k`` and ``serendipity@k`` instead of item "
+        "vectors: two items' similarity is the cosine of their category indicator vectors "
+        "(1 for the same single category, 0 for different ones; -1: no category).",
+    ),
+    "history": data(
+        "scipy.sparse matrix or boolean array of shape (n_queries, n_items)",
+        "Each query's past items (a recommender's training interactions), for "
+        "``serendipity@k``: a listed item is unexpected as far as it is unlike them.",
+    ),
+    "exposure": Parameter(
+        "'count', 'dcg' or a patience strictly between 0 and 1",
+        "exposure='count' counts each listed item once; 'dcg' weighs position p by "
+        "1/log2(p + 1); 0.85 by 0.85**(p - 1) (LensKit's ExposureGini).",
+        has_type=lambda value: isinstance(value, str) or _is_real(value),
+        is_valid=lambda value: value in ("count", "dcg") if isinstance(value, str) else 0 < value < 1,
+        type='{"count", "dcg"} or float',
+        doc="What a listed item adds to its exposure in ``gini@k`` and ``entropy@k``: 1 "
+        "(``\"count\"``), ``1/log2(p + 1)`` at position p (``\"dcg\"``), or a patience "
+        "``b`` in (0, 1), ``b**(p - 1)``.",
+    ),
+    "entropy_unit": options(
+        "bits", "nats", "normalized",
+        fix="'bits' (log base 2), 'nats' (natural log) or 'normalized' (divided by the "
+        "log of the number of items, in [0, 1]).",
+        doc="The unit of ``entropy@k``: bits (log base 2), nats, or ``\"normalized\"`` by "
+        "its largest value, ``log(n_items)``.",
+    ),
     # The curve display's options.
     "k_max": Parameter(
         "a positive int, the largest cutoff of the curve",

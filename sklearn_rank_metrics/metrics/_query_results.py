@@ -20,7 +20,13 @@ import numpy as np
 
 from .._engine._warnings import undefined_metric_warning, warn_caller
 from .._engine.run._finalize import MetricResult
+from ._left_out import _queries, left_out_messages, skipped_message, warn_left_out
 from ._means import aggregated, aggregation_terms, scaled_by_power_of_two
+
+__all__ = [
+    "QueryResults", "left_out_messages", "queries_taken", "query_results", "skipped_message",
+    "values_replaced", "warn_left_out",
+]  # fmt: skip
 
 
 def query_results(run_results):
@@ -58,56 +64,6 @@ def values_replaced(results, replaced, reason):
             taken[name], values=values, undefined=undefined, undefined_reason=reason
         )
     return type(results)(results.query_ids, taken, results.query_weights)
-
-
-def _queries(count):
-    return f"{count} quer{'y' if count == 1 else 'ies'}"
-
-
-def skipped_message(shown, skipped, n_queries):
-    """What ``no_relevant="skip"`` left out of the metric ``shown``: ``skipped`` of ``n_queries``."""
-    return (
-        f"{shown}: {skipped} of {n_queries} queries have no relevant document and were "
-        "left out (no_relevant='skip'); their per-query value is NaN."
-    )
-
-
-def left_out_messages(results, *, label=None, query_names=None):
-    """One message per metric of ``results`` for each kind of query left out of it.
-
-    ``label`` names every metric in the messages (a curve's
-    ``"ndcg@k (every k)"``); ``query_names`` (evaluate_run's, one per query
-    of ``results``): an undefined value is then trec_eval's ``-nan``, whose
-    mean evaluate_run gives as NaN, and the message says so.
-    """
-    messages = []
-    for name in results.metrics:
-        result = results._results[name]
-        shown, n_queries = name if label is None else label, results.n_queries
-        skipped, undefined = int(result.skipped.sum()), int(result.undefined.sum())
-        if skipped:
-            messages.append(skipped_message(shown, skipped, n_queries))
-        if undefined and query_names is not None:
-            ids = query_names[np.flatnonzero(result.undefined)[:5]]
-            messages.append(
-                f"evaluate_run: {shown}: {undefined} of {n_queries} queries are undefined "
-                f"({result.undefined_reason}; {', '.join(repr(str(query)) for query in ids)}"
-                f"{', ...' if undefined > 5 else ''}): NaN, printed -nan by trec_eval, and so "
-                "is evaluate_run's mean, as trec_eval's (QueryResults.mean leaves them out)."
-            )
-        elif undefined:
-            reason = f" ({result.undefined_reason})" if result.undefined_reason else ""
-            messages.append(
-                f"{shown}: {undefined} of {n_queries} queries are undefined{reason} and were "
-                "left out of the mean; their per-query value is NaN."
-            )
-    return messages
-
-
-def warn_left_out(results, **how):
-    """Warn (``UndefinedMetricWarning``) once per message of :func:`left_out_messages`."""
-    for message in left_out_messages(results, **how):
-        warn_caller(message, undefined_metric_warning())
 
 
 def _read_only_copy(array):
@@ -167,6 +123,12 @@ class QueryResults(Mapping):
     query_weights : ndarray of shape (n_queries,) or None
         The weight of each query in means (``sample_weight``, read-only),
         None for equal weights.
+    catalogue : dict of {str: float}
+        Values of the whole set of lists rather than of each query
+        (``coverage@k``, ``gini@k``, ``entropy@k`` of
+        :func:`~sklearn_rank_metrics.evaluate_top_k`); empty otherwise.
+        :meth:`mean` returns them beside the means; they have no per-query
+        values, so they are not among :attr:`metrics`.
 
     See Also
     --------
@@ -199,11 +161,12 @@ class QueryResults(Mapping):
     True
     """
 
-    def __init__(self, query_ids, metric_results, query_weights=None):
+    def __init__(self, query_ids, metric_results, query_weights=None, catalogue=None):
         self._query_ids = _read_only_copy(query_ids)
         self._metrics = tuple(metric_results)
         self._query_weights = None if query_weights is None else _read_only_copy(query_weights)
         self._results = dict(metric_results)
+        self._catalogue = dict(catalogue or {})
 
     @property
     def query_ids(self):
@@ -212,12 +175,17 @@ class QueryResults(Mapping):
 
     def with_query_ids(self, query_ids):
         """The same results under other ids, one per query in the same order (e.g. names for codes)."""
-        return type(self)(query_ids, dict(self._results), self._query_weights)
+        return type(self)(query_ids, dict(self._results), self._query_weights, self._catalogue)
 
     @property
     def metrics(self):
         """The metric names, in the order requested."""
         return self._metrics
+
+    @property
+    def catalogue(self):
+        """Catalogue-level values, ``{name: value}`` (a copy): a value of all the lists together."""
+        return dict(self._catalogue)
 
     @property
     def query_weights(self):
@@ -232,6 +200,11 @@ class QueryResults(Mapping):
         except (KeyError, TypeError):  # TypeError: an unhashable key
             pointer = _ATTRIBUTE_FOR_KEY.get(name) if isinstance(name, str) else None
             hint = f" The {pointer[1]} are in results.{pointer[0]}." if pointer else ""
+            if isinstance(name, str) and name in self._catalogue:
+                hint = (
+                    f" {name} is a value of the whole catalogue, not of each query: "
+                    f"results.catalogue[{name!r}]."
+                )
             raise KeyError(
                 f"{name!r} is not among the metrics of these results: {list(self.metrics)}.{hint}"
             ) from None
@@ -256,7 +229,12 @@ class QueryResults(Mapping):
         """
         if not isinstance(other, QueryResults):
             return NotImplemented
-        if set(self.metrics) != set(other.metrics):
+        if set(self.metrics) != set(other.metrics) or self._catalogue.keys() != other._catalogue.keys():
+            return False
+        if not all(
+            np.array_equal(value, other._catalogue[name], equal_nan=True)
+            for name, value in self._catalogue.items()
+        ):
             return False
         if not _same_ids(self.query_ids, other.query_ids):
             return False
@@ -359,7 +337,8 @@ class QueryResults(Mapping):
         Parameters
         ----------
         name : str, default=None
-            The metric; None for all of them.
+            The metric; None for all of them, and the :attr:`catalogue`
+            values after them.
 
         Returns
         -------
@@ -372,7 +351,9 @@ class QueryResults(Mapping):
             (DCG or CG of huge labels), as one query's value does.
         """
         if name is None:
-            return {metric: self.mean(metric) for metric in self.metrics}
+            return {**{metric: self.mean(metric) for metric in self.metrics}, **self._catalogue}
+        if isinstance(name, str) and name in self._catalogue:
+            return self._catalogue[name]
         values = self[name]
         # Scaled by a power of two: exact, and neither huge nor subnormal
         # weights overflow or lose bits when added up or multiplied.
@@ -459,6 +440,7 @@ class QueryResults(Mapping):
             for name, result in self._results.items()
         }
         parts += [f"{_queries(count)} left out of {name}" for name, count in left_out.items() if count]
+        parts += [f"{name} {value:.4g} (catalogue)" for name, value in self._catalogue.items()]
         return f"QueryResults({_queries(self.n_queries)}: {', '.join(parts)})"
 
     # ---------------------------------------------------------- combining
@@ -516,6 +498,13 @@ class QueryResults(Mapping):
         results = list(results)
         if not results:
             raise ValueError("QueryResults.concat needs at least one QueryResults; got none.")
+        with_catalogue = sorted({name for r in results for name in r._catalogue})
+        if with_catalogue:
+            raise ValueError(
+                f"QueryResults.concat: {', '.join(with_catalogue)} are values of a whole set of "
+                "lists (the catalogue's), which the parts' values do not combine into; "
+                "evaluate all the lists together, or drop those measures from the parts."
+            )
         metrics = results[0].metrics
         for other in results[1:]:
             if other.metrics != metrics:

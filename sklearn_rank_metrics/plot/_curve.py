@@ -13,6 +13,7 @@ from .._engine.spec import CurveRequests
 from ..metrics._query_results import query_results
 from ..model_selection._response import ranking_scores
 from ..trec._evaluate import RunOptions, curve_of_joined, evaluate_run, join_run
+from ._list_curve import from_top_k
 from ._curve_values import (
     CURVE_METRICS,
     _check_curve,
@@ -422,6 +423,8 @@ class RankingCurveDisplay:
         per_cutoff = curve_of_joined(joined, curve, options, owner)
         example = f"evaluate_run(qrels, run, metrics=['{definition.name}@{k_max}'])"
         return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
+
+    from_top_k = classmethod(from_top_k)
 
     @classmethod
     def _from_curve(cls, curve, per_cutoff, level, owner, name, ax, plot_kwargs, example):

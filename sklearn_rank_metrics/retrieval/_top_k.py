@@ -3,6 +3,7 @@
 import numpy as np
 
 from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from .._engine._warnings import warn_caller
 from .._engine.prepare._arrays import code_dtype
 from .._engine.prepare._sparse import drop_leakage, excluded_pairs, label_pairs
@@ -10,6 +11,8 @@ from .._engine.prepare._validation import RankingInput, numeric_array, plain, ro
 from .._engine.run._run import evaluate_plain
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
+from ._list_call import list_inputs, merged_results
+from ._list_measures import split_list_measures
 from ._requests import DEFAULT_METRICS, list_call, list_options
 
 def _integer_items(top_items, n_items):
@@ -188,6 +191,13 @@ def evaluate_top_k(
     top_scores=None,
     exclude=None,
     metrics=DEFAULT_METRICS,
+    item_popularity=None,
+    short_head=0.8,
+    item_vectors=None,
+    item_categories=None,
+    history=None,
+    exposure="count",
+    entropy_unit="bits",
     gain="linear",
     label_gain=None,
     ap_denominator="R",
@@ -217,6 +227,39 @@ def evaluate_top_k(
     ``evaluate`` gives for the flat ranking of its listed items followed by
     its unlisted ones.
 
+    Beyond accuracy, the list measures read only the lists ``L_u`` (the
+    first ``k`` listed items of query ``u``), with the item popularity
+    ``\phi`` (``item_popularity``), unit item vectors ``\hat v`` (cosine;
+    ``item_vectors`` or ``item_categories``) and each query's history
+    ``H_u``; per query:
+
+    .. math::
+
+        \mathrm{arp} = \frac{1}{|L_u|} \sum_{i \in L_u} \phi_i, \quad
+        \mathrm{aplt} = \frac{|L_u \setminus \mathrm{head}|}{|L_u|}, \quad
+        \mathrm{novelty} = \frac{1}{|L_u|} \sum_{i \in L_u}
+            -\log_2 \frac{\phi_i}{\sum_j \phi_j},
+
+        \mathrm{ild} = \frac{2}{|L_u| (|L_u| - 1)} \sum_{\{i, j\} \subset L_u}
+            (1 - \hat v_i \cdot \hat v_j), \quad
+        \mathrm{serendipity} = \frac{1}{|L_u|} \sum_{i \in L_u}
+            \mathrm{rel}_{ui} \Big(1 - \frac{1}{|H_u|} \sum_{j \in H_u}
+            \hat v_i \cdot \hat v_j\Big),
+
+    ``user_coverage`` is 1 where a list holds ``k`` items; and of the
+    catalogue of ``n`` items, with ``x_j`` the exposure of item ``j`` in all
+    the lists (``exposure``) and ``x_{(i)}`` in increasing order:
+
+    .. math::
+
+        \mathrm{coverage} = \frac{|\{j : x_j > 0\}|}{n}, \quad
+        \mathrm{gini} = \frac{\sum_{i=1}^{n} (2i - n - 1)\, x_{(i)}}{n \sum_j x_j}, \quad
+        \mathrm{entropy} = -\sum_j p_j \log p_j, \; p_j = \frac{x_j}{\sum_l x_l}.
+
+    Their conventions, and the options that reproduce RecBole, LensKit,
+    Elliot and Recommenders, are in the user guide's "Beyond accuracy"
+    section.
+
     Parameters
     ----------
     y_true : scipy.sparse matrix or array-like of shape (n_queries, n_items)
@@ -236,13 +279,17 @@ def evaluate_top_k(
         recommender's training interactions). A listed excluded item raises.
     metrics : str or sequence of str, default=("ndcg@10", "map@10", "mrr@10", "recall@10")
         Measures cut at ``k <= L``, as ``evaluate`` names them (``"ndcg@10"``,
-        ``"nDCG@10"``, ``"ndcg_cut_10"``).
+        ``"nDCG@10"``, ``"ndcg_cut_10"``), and the list measures
+        ``coverage@k``, ``user_coverage@k``, ``gini@k``, ``entropy@k``,
+        ``arp@k``, ``aplt@k``, ``novelty@k``, ``ild@k`` and
+        ``serendipity@k``.
 
     Returns
     -------
     results : dict or QueryResults
-        ``{name: mean}``, or per query with ``average=None`` (query ids are
-        the row numbers).
+        ``{name: mean}`` (a catalogue measure's value as it is), or per
+        query with ``average=None`` (query ids are the row numbers; the
+        catalogue measures in :attr:`QueryResults.catalogue`).
 
     See Also
     --------
@@ -256,11 +303,29 @@ def evaluate_top_k(
     within ``k``. The tie block at the cut is what ``top_scores`` say; a
     list cut inside a block of tied scores cannot tell the items beyond it.
 
+    A list measure divides by the items listed, not by ``k``; a query
+    whose value is undefined (an empty list, ild of fewer than two items,
+    serendipity without history) is NaN, left out of the mean with a
+    warning that counts such queries. A listed item of popularity 0 makes
+    novelty infinite and raises; an item whose vector is zero has no cosine
+    and raises. Queries weigh the exposure by ``sample_weight``.
+
     References
     ----------
     .. [1] F. McSherry and M. Najork, "Computing Information Retrieval
        Performance Measures Efficiently in the Presence of Tied Scores",
        ECIR 2008.
+    .. [2] M. Kaminskas and D. Bridge, "Diversity, Serendipity, Novelty,
+       and Coverage: A Survey and Empirical Analysis of Beyond-Accuracy
+       Objectives in Recommender Systems", ACM TiiS 7(1), 2016.
+    .. [3] H. Abdollahpouri, R. Burke and B. Mobasher, "Managing Popularity
+       Bias in Recommender Systems with Personalized Re-ranking", FLAIRS 2019
+       (ARP, APLT).
+    .. [4] P. Castells, S. Vargas and J. Wang, "Novelty and Diversity Metrics
+       for Recommender Systems: Choice, Discovery and Relevance", 2011.
+    .. [5] C.-N. Ziegler, S. M. McNee, J. A. Konstan and G. Lausen,
+       "Improving Recommendation Lists Through Topic Diversification", WWW
+       2005 (intra-list similarity).
 
     Examples
     --------
@@ -271,6 +336,9 @@ def evaluate_top_k(
     >>> top_items = [[3, 2, 0], [4, 2, -1]]
     >>> evaluate_top_k(y_true, top_items, metrics=["recall@3", "mrr@3"])
     {'recall@3': 0.25, 'mrr@3': 0.5}
+    >>> evaluate_top_k(y_true, top_items, metrics=["coverage@2", "arp@2"],
+    ...                item_popularity=[9, 1, 4, 2, 0])
+    {'coverage@2': 0.6, 'arp@2': 2.5}
     """
     options = list_options(
         "evaluate_top_k", gain=gain, label_gain=label_gain, ap_denominator=ap_denominator,
@@ -284,7 +352,11 @@ def evaluate_top_k(
         raise ValueError(
             f"top_items has {items.shape[0]} rows but y_true has {n_rows}: one list per query."
         )
-    requests, options = list_call(metrics, options, "evaluate_top_k", width=items.shape[1])
+    check_parameters("evaluate_top_k", exposure=exposure, entropy_unit=entropy_unit)
+    names, list_requests, order = split_list_measures(metrics, "evaluate_top_k", items.shape[1])
+    requests = []
+    if names:
+        requests, options = list_call(names, options, "evaluate_top_k", width=items.shape[1])
     valid = items >= 0
     _check_distinct(items, valid)
     excluded = None if exclude is None else excluded_pairs(exclude, labels.shape)
@@ -300,12 +372,21 @@ def evaluate_top_k(
             )
     labels, n_dropped = drop_leakage(labels, excluded, options.leakage)
     warn_leakage(n_dropped)
+    weights = row_weights(sample_weight, n_rows)
+    given = dict(
+        item_popularity=item_popularity, short_head=short_head, item_vectors=item_vectors,
+        item_categories=item_categories, history=history, exposure=exposure,
+        entropy_unit=entropy_unit, query_weights=weights,
+    )  # fmt: skip
+    inputs = list_inputs(list_requests, given, labels.shape, labels, options, "evaluate_top_k")
+    lists = (list_requests, items, valid, inputs)
+    if not requests:
+        return merged_results((names, None), lists, order, n_rows, average)
     k = max(request.k for request in requests)
     ranked = _list_scores(top_scores, items, valid)
     if top_scores is not None:
         warn_cut_ties(ranked[0], valid, requests, options.ties)
     keep = _head_positions(ranked[0], valid, k)
-    weights = row_weights(sample_weight, n_rows)
     # A list holds no more than the items a query's exclusions leave: no empty
     # position beyond them (hit_rate_item pools min(k, items left), as evaluate does).
     cut = np.full(n_rows, k, dtype=np.int64)
@@ -314,5 +395,7 @@ def evaluate_top_k(
         cut = np.minimum(cut, left)
     data = list_input(items, ranked, keep, labels, cut, weights)
     results = query_results(evaluate_plain(requests, data, options))
+    if list_requests:
+        return merged_results((names, results), lists, order, n_rows, average)
     warn_left_out(results)
     return results.mean() if average == "mean" else results

@@ -3,12 +3,15 @@
 import numpy as np
 
 from .._engine._param_docs import document_parameters
+from .._engine._params import check_parameters
 from .._engine._threads import thread_limit
 from .._engine.prepare._top_k import strip_rows
 from .._engine.prepare._validation import numeric_array, plain, row_weights
 from .._engine.run._strips import evaluate_strips, matrix_labels
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
+from ._list_call import list_inputs, merged_results
+from ._list_measures import split_list_measures
 from ._requests import DEFAULT_METRICS, list_call, list_options
 
 SIMILARITIES = ("dot", "cosine")
@@ -138,6 +141,12 @@ def evaluate_retrieval(
     metrics=DEFAULT_METRICS,
     return_top_k=None,
     batch_size=None,
+    item_popularity=None,
+    short_head=0.8,
+    item_categories=None,
+    history=None,
+    exposure="count",
+    entropy_unit="bits",
     gain="linear",
     label_gain=None,
     ap_denominator="R",
@@ -173,7 +182,9 @@ def evaluate_retrieval(
         One vector per query (user factors, query embeddings). float32
         stays float32; other numbers are read as float64.
     item_vectors : array-like of shape (n_items, n_dims)
-        One vector per item (item factors, document embeddings).
+        One vector per item (item factors, document embeddings). ``ild@k``
+        and ``serendipity@k`` compare items by their cosine, unless
+        ``item_categories`` is given.
     y_true : scipy.sparse matrix or array-like of shape (n_queries, n_items)
         Labels of every (query, item) pair, >= 0; implicit zeros are not
         relevant.
@@ -183,7 +194,10 @@ def evaluate_retrieval(
         Pairs left out of each query's ranking (training interactions):
         neither ranked, nor relevant, nor in R.
     metrics : str or sequence of str, default=("ndcg@10", "map@10", "mrr@10", "recall@10")
-        Measures cut at ``k``, as :func:`evaluate_top_k` takes them.
+        Measures cut at ``k``, as :func:`evaluate_top_k` takes them, the
+        list measures included (``"coverage@10"``, ``"ild@10"``, ...): these
+        read each query's top ``k`` items by score, ties broken by lower
+        item id.
     return_top_k : int, default=None
         Also return each query's top ``return_top_k`` items (ties broken
         by item id) and their scores, as two (n_queries, return_top_k) arrays
@@ -242,7 +256,11 @@ def evaluate_retrieval(
         relevance_level=relevance_level, ties=ties,
         no_relevant=no_relevant, leakage=leakage, average=average,
     )  # fmt: skip
-    requests, options = list_call(metrics, options, "evaluate_retrieval")
+    check_parameters("evaluate_retrieval", exposure=exposure, entropy_unit=entropy_unit)
+    names, list_requests, order = split_list_measures(metrics, "evaluate_retrieval")
+    requests = []
+    if names:
+        requests, options = list_call(names, options, "evaluate_retrieval")
     queries = _vectors(query_vectors, "query_vectors")
     items = _vectors(item_vectors, "item_vectors")
     if queries.shape[1] != items.shape[1]:
@@ -254,20 +272,36 @@ def evaluate_retrieval(
     weights = row_weights(sample_weight, shape[0])
     matrix, n_dropped = matrix_labels(y_true, shape, exclude, options.leakage, weights)
     warn_leakage(n_dropped)
+    measures = {request.measure.name for request in list_requests}
+    similar = measures & {"ild", "serendipity"} and item_categories is None
+    given = dict(
+        item_popularity=item_popularity, short_head=short_head,
+        item_vectors=items if similar else None, item_categories=item_categories,
+        history=history, exposure=exposure, entropy_unit=entropy_unit, query_weights=weights,
+    )  # fmt: skip
+    inputs = list_inputs(
+        list_requests, given, shape, matrix.labels, options, "evaluate_retrieval"
+    )
+    top_k = max([request.k for request in list_requests] + [return_top_k or 0])
     if batch_size is None:
-        k = max(request.k for request in requests)
+        k = max([request.k for request in requests] + [top_k])
         itemsize = np.result_type(queries.dtype, items.dtype).itemsize
-        batch_size = strip_rows(shape[1], itemsize, max(k, return_top_k or 0))
+        batch_size = strip_rows(shape[1], itemsize, k)
     strips = similarity_strips(queries, items, similarity, batch_size)
     top = None
-    if return_top_k is not None:
-        top = _TopLists(shape[0], return_top_k, np.result_type(queries.dtype, items.dtype))
-    results = query_results(
-        evaluate_strips(
-            requests, matrix, strips, options, owner="evaluate_retrieval",
-            on_heads=None if top is None else (top.k, top.see),
-        )
+    if top_k:
+        top = _TopLists(shape[0], top_k, np.result_type(queries.dtype, items.dtype))
+    results = evaluate_strips(
+        requests, matrix, strips, options, owner="evaluate_retrieval",
+        on_heads=None if top is None else (top.k, top.see),
     )  # fmt: skip
-    warn_left_out(results)
-    results = results.mean() if average == "mean" else results
-    return results if top is None else (results, top.items, top.scores)
+    results = None if results is None else query_results(results)
+    if list_requests:
+        lists = (list_requests, top.items, top.items >= 0, inputs)
+        results = merged_results((names, results), lists, order, shape[0], average)
+    else:
+        warn_left_out(results)
+        results = results.mean() if average == "mean" else results
+    if return_top_k is None:
+        return results
+    return results, top.items[:, :return_top_k], top.scores[:, :return_top_k]

@@ -8,7 +8,8 @@ import pytest
 
 import sklearn_rank_metrics as srm
 from _cases import FUNCTIONS
-from sklearn_rank_metrics._engine._params import PARAMETERS, document_parameters
+from sklearn_rank_metrics._engine._param_docs import document_parameters
+from sklearn_rank_metrics._engine._params import PARAMETERS
 from sklearn_rank_metrics.comparison import compare, compare_results
 
 numpydoc = pytest.importorskip("numpydoc.docscrape")

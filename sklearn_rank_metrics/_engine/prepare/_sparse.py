@@ -154,15 +154,17 @@ def label_pairs(y_true, shape=None):
     return _sorted_pairs(rows[stored], columns[stored], values[stored], shape, "y_true")
 
 
-def excluded_pairs(exclude, shape):
+def excluded_pairs(exclude, shape, name="exclude"):
     """The cells a boolean or sparse ``exclude`` mask marks, as :class:`Pairs` (values True).
+
+    ``name``: the argument, in errors (``history`` is such a mask too).
 
     A sparse mask excludes its stored non-zero cells (training interaction
     counts will do); a dense one must be boolean, of the scores' shape.
     """
     if tuple(getattr(exclude, "shape", ())) != tuple(shape):
         raise ValueError(
-            f"exclude must be a boolean or sparse mask of shape {tuple(shape)} (queries x "
+            f"{name} must be a boolean or sparse mask of shape {tuple(shape)} (queries x "
             f"items, like the scores), got shape {getattr(exclude, 'shape', None)}."
         )
     if is_sparse(exclude):
@@ -173,8 +175,8 @@ def excluded_pairs(exclude, shape):
         mask = np.asarray(exclude)
         if mask.dtype != np.bool_:
             raise TypeError(
-                f"exclude must be a boolean mask (or a scipy.sparse matrix), got dtype "
-                f"{mask.dtype}; pass exclude != 0 for a matrix of interaction counts."
+                f"{name} must be a boolean mask (or a scipy.sparse matrix), got dtype "
+                f"{mask.dtype}; pass {name} != 0 for a matrix of interaction counts."
             )
         rows, columns = np.nonzero(mask)
     keys = rows.astype(np.int64) * shape[1] + columns.astype(np.int64)

@@ -65,9 +65,10 @@ def evaluate_strips(requests, matrix, strips, options, *, owner="evaluate", on_h
     array the strip may write (the caller's copy). ``on_heads``, where
     given, is ``(k, see)``: each strip's heads cover at least the top ``k``
     and ``see(first_row, scores, heads)`` sees them (to return the top
-    items). ``owner`` names the caller in errors.
+    items). Without ``requests`` only the heads are seen, and the result is
+    None. ``owner`` names the caller in errors.
     """
-    k = head_cutoff(requests)
+    k = head_cutoff(requests) if requests else on_heads[0]
     if on_heads is not None:
         k = None if k is None else max(k, on_heads[0])
     parts = []
@@ -77,10 +78,11 @@ def evaluate_strips(requests, matrix, strips, options, *, owner="evaluate", on_h
             heads = strip_heads(scores, k, n_excluded, first_row, (pool, n_threads, owner))
             if on_heads is not None:
                 on_heads[1](first_row, scores, heads)
-            data = _strip_input(scores, heads, matrix, first_row)
-            results = evaluate_plain(requests, data, options)
-            parts.append(first_queries(results, scores.shape[0]))
-    return concatenated(parts)
+            if requests:
+                data = _strip_input(scores, heads, matrix, first_row)
+                results = evaluate_plain(requests, data, options)
+                parts.append(first_queries(results, scores.shape[0]))
+    return concatenated(parts) if requests else None
 
 
 def _strip_input(scores, heads, matrix, first_row):

@@ -27,6 +27,7 @@ from dataclasses import replace
 from functools import partial
 
 from ._ir_measures import parse_ir
+from ._list_measures import LIST_MEASURES
 from ._package_names import PACKAGE_NAMES, cutoff, no_cutoff, number, parse_package, valid_names
 from ._request import Request
 from ._table import METRICS
@@ -56,7 +57,7 @@ _SYNONYMS = {
     "rprecision": "r_precision", "expected_reciprocal_rank": "err",
     "rank_biased_precision": "rbp", "binary_preference": "bpref", "inferred_ap": "infap",
     "inf_ap": "infap", "kendalltau": "kendall", "tau": "kendall", "capped_recall": "recall_cap",
-    "recall_capped": "recall_cap", "judged_share": "judged", "coverage": "judged",
+    "recall_capped": "recall_cap", "judged_share": "judged",
 }  # fmt: skip
 _CUTOFF_TAIL = re.compile(r"(?:@.*|\(.*|_at_?(?:k|[0-9]+)|_?[0-9]+)$")
 
@@ -74,6 +75,13 @@ def _suggestion(name):
 
 
 def _unknown(name):
+    base = _CUTOFF_TAIL.sub("", re.sub(r"[\s\-.]+", "_", name.strip().lower()))
+    if base in LIST_MEASURES:
+        return ValueError(
+            f"{name!r} is a measure of top-k lists (beyond accuracy), not of scores: "
+            "evaluate_top_k computes it from lists of item ids, evaluate_retrieval from query "
+            "and item vectors (e.g. evaluate_top_k(y_true, top_items, metrics=['coverage@10']))."
+        )
     close = _suggestion(name)
     hint = f" Did you mean {close!r}?" if close else ""
     return ValueError(
