@@ -322,10 +322,13 @@ def peer(tool, train, test, top_items, popularity, vectors):
         measure = tool.split("-", 1)[1]
         options = dict(item_feature_df=features, item_sim_measure="item_feature_vector")
 
+        # Their per-user functions, averaged here: diversity() and serendipity() end with
+        # Series[0], which pandas 3 reads as a label (KeyError: 0).
         def run(rows=None):
             if measure == "diversity":
-                return {f"ild@{K}": float(pe.diversity(train_df, reco, **options))}
-            return {f"serendipity@{K}": float(pe.serendipity(train_df, reco, col_relevance="relevance", **options))}
+                return {f"ild@{K}": float(pe.user_diversity(train_df, reco, **options)["user_diversity"].mean())}
+            per_user = pe.user_serendipity(train_df, reco, col_relevance="relevance", **options)
+            return {f"serendipity@{K}": float(per_user["user_serendipity"].mean())}
 
         return inputs + [vectors], lambda: None, run  # no warm-up: its results are cached by its inputs
     if tool.startswith("package-"):  # the package on the peers' small shape
