@@ -165,7 +165,8 @@ fig.tight_layout()
 
 comparison = compare_results(results, metrics=["ndcg@10", "aplt@10", "novelty@10"], random_state=0)
 print(comparison)
-print({model: result.catalogue for model, result in results.items()})
+for model, result in results.items():
+    print(f"{model:<14}" + "".join(f"  {name} {value:.4f}" for name, value in result.catalogue.items()))
 
 # %%
 # The paired test says whether item-kNN's lists are more novel user by user,
