@@ -412,6 +412,12 @@ def agreement(values, reference):
     return f"{max(abs(values[name] - reference[name]) for name in shared):.1e}"
 
 
+def rounds_of(raw, sections):
+    """The most processes a contender of ``sections`` ran, as text."""
+    counts = [len(r) for section in sections if section in raw for r in raw[section]["runs"].values()]
+    return f"{max(counts)} processes" if counts else "none"
+
+
 def seconds_text(seconds):
     return f"{seconds:.3f}" if seconds < 1 else f"{seconds:.2f}" if seconds < 100 else f"{seconds:,.0f}"
 
@@ -464,13 +470,13 @@ def make_tables(raw):
                 rows.append([
                     f"RecBole `TailPercentage` (tail_ratio=0.1), its Python loop over every cell", f"{users:,} users (1/100)",
                     seconds_text(s["recbole-tail"]["seconds"]), f"{seconds_text(s['recbole-tail']['seconds'] * 100)} (x 100)",
-                    seconds_text(own["popularity"]["seconds"]) + " (all seven)" if own.get("popularity") else "-",
+                    seconds_text(own["popularity"]["seconds"]) + " (the seven list measures, one call)" if own.get("popularity") else "-",
                 ])  # fmt: skip
             if s.get("recbole-others"):
                 rows.append([
                     "RecBole `ItemCoverage`, `AveragePopularity`, `GiniIndex`, `ShannonEntropy`", f"{d['users']:,} users",
-                    seconds_text(s["recbole-others"]["seconds"]), "-",
-                    seconds_text(own["popularity"]["seconds"]) + " (all seven)" if own.get("popularity") else "-",
+                    seconds_text(s["recbole-others"]["seconds"]), seconds_text(s["recbole-others"]["seconds"]),
+                    seconds_text(own["popularity"]["seconds"]) + " (the seven list measures, one call)" if own.get("popularity") else "-",
                 ])  # fmt: skip
         if "peers_small" in raw:
             p = raw["peer_data"]
@@ -482,16 +488,19 @@ def make_tables(raw):
                 if theirs:
                     rows.append([
                         label, small, seconds_text(theirs["seconds"]),
-                        f"not run: its cross join holds {d['items'] ** 2 / 2:,.0f} item pairs at {d['items']:,} items",
-                        (seconds_text(ours["seconds"]) + " at the small shape" if ours else "-")
-                        + (f", {agreement(ours['values'], theirs['values'])} apart" if ours else ""),
+                        f"not run: its cross join holds {d['items'] * (d['items'] + 1) // 2:,} item pairs",
+                        f"{seconds_text(ours['seconds'])} on the same data, means "
+                        f"{agreement(ours['values'], theirs['values'])} apart" if ours else "-",
                     ])  # fmt: skip
         for module, note in raw.get("peer_notes", {}).items():
             rows.append([module, "-", "-", "-", note])
         tables["peers"] = table(
             ["peer", "timed on", "seconds", "at the full shape", "the package"], rows,
-            f"**Peers** on the same data ({d['users']:,} users x {d['items']:,} items, top-{K}); the full shape's "
-            "figures are the timed ones multiplied out where the peer's loop is linear in the users.",
+            f"**Peers** on the same data ({d['users']:,} users x {d['items']:,} items, top-{K}), or on a small shape "
+            "of the same generator where the peer cannot run at the full one; a fresh process each, the median of "
+            f"{rounds_of(raw, ('peers', 'peers_small'))}. RecBole's time at the full shape is the timed one "
+            "multiplied by 100: its loop is linear in the users. Recommenders: the mean of its per-user "
+            "`user_diversity` and `user_serendipity` (its `diversity` and `serendipity` raise KeyError on pandas 3).",
         )  # fmt: skip
     return tables
 
