@@ -175,6 +175,18 @@ def test_recommender_page_code_runs_as_commented():
     assert again == ns["results"]
 
 
+def test_recommender_page_beyond_accuracy_runs_as_commented():
+    ns = _run_blocks("recommender_systems.md", {})
+    kwargs = dict(exclude=ns["train"], metrics=ns["beyond"], item_popularity=ns["popularity"],
+                  item_categories=ns["genres"])  # fmt: skip
+    assert _rounded(ns["evaluate_top_k"](ns["test"], ns["lists"], **kwargs)) == {
+        "recall@3": 1.0, "coverage@3": 1.0, "gini@3": 0.1667, "entropy@3": 2.5033,
+        "arp@3": 0.7778, "aplt@3": 0.5556, "ild@3": 0.6667}  # fmt: skip
+    per_user = ns["per_user"]
+    assert per_user["aplt@3"].round(4).tolist() == [0.6667, 0.3333, 0.6667]
+    assert _rounded(per_user.catalogue) == {"coverage@3": 1.0, "gini@3": 0.1667, "entropy@3": 2.5033}
+
+
 def test_dense_retrieval_page_code_runs_as_commented(tmp_path, monkeypatch):
     import numpy as np
 

@@ -149,9 +149,13 @@ def _analyse(values, pair_index, better, *, test, n_resamples, confidence_level,
     p_values = paired_pvalues(test, a, b, n_resamples, rng, bootstrap_test)
     mean_difference = differences.mean(axis=0)
     spread = differences.std(axis=0, ddof=1)
+    # A spread at the rounding level of the values is a constant difference (x + 0.1 - x
+    # varies in its last bits): its ratio would be a huge number made of rounding errors.
+    rounding = 64 * np.finfo(np.float64).eps * np.maximum(np.abs(a).max(axis=0), np.abs(b).max(axis=0))
+    constant = spread <= rounding
     with np.errstate(divide="ignore", invalid="ignore"):
-        effect = np.where(spread > 0, mean_difference / spread, np.sign(mean_difference) * np.inf)
-    effect[(spread == 0) & (mean_difference == 0)] = 0.0
+        effect = np.where(constant, np.sign(mean_difference) * np.inf, mean_difference / spread)
+    effect[constant & (np.abs(mean_difference) <= rounding)] = 0.0
     oriented = np.tile(better, len(first))  # column: pair * n_metrics + metric
     wins, ties, losses = (outcome.sum(axis=0) for outcome in outcomes(differences, oriented))
     per_model = {"mean": flat.mean(axis=0), "ci_low": ci_low, "ci_high": ci_high}

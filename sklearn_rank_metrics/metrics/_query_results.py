@@ -113,6 +113,9 @@ class QueryResults(Mapping):
         :meth:`concat`, not from this constructor.
     query_weights : array-like of shape (n_queries,), default=None
         The weight of each query in means; None for equal weights.
+    catalogue : dict of {str: float}, default=None
+        Values of all the lists together (``coverage@k``, ``gini@k``,
+        ``entropy@k``), from the top-k front-ends; None for none.
 
     Attributes
     ----------

@@ -117,6 +117,19 @@ def test_effect_size_is_mean_difference_over_sd_of_differences():
     assert row["effect_size"] == pytest.approx(np.mean(b - a) / np.std(b - a, ddof=1), rel=1e-12)
 
 
+@pytest.mark.parametrize("shift", [0.1, -0.3, 0.0])
+def test_a_constant_difference_up_to_rounding_is_infinite_effect(shift):
+    # b - a is `shift` for every query, but varies in its last bits (x + 0.1 - x): the ratio
+    # of the mean to that rounding noise used to be a huge finite effect size.
+    a = np.random.default_rng(3).random(40) * 7
+    b = a + shift
+    assert np.std(b - a, ddof=1) > 0 or shift == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row = _row(_compare_two(a, b, n_resamples=100))
+    assert row["effect_size"] == (np.sign(shift) * np.inf if shift else 0.0)
+
+
 # -------------------------------------------------------- equality with scipy
 def test_t_test_equals_scipy_ttest_rel():
     a, b = _paired(n=30, shift=0.05)
