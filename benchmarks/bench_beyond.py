@@ -415,7 +415,7 @@ def agreement(values, reference):
 def rounds_of(raw, sections):
     """The most processes a contender of ``sections`` ran, as text."""
     counts = [len(r) for section in sections if section in raw for r in raw[section]["runs"].values()]
-    return f"{max(counts)} processes" if counts else "none"
+    return "none" if not counts else "1 process" if max(counts) == 1 else f"{max(counts)} processes"
 
 
 def seconds_text(seconds):
