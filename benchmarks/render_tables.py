@@ -34,7 +34,10 @@ from _common import RESULTS, markdown_table  # noqa: E402
 ROOT = HERE.parent
 PAGES = tuple(
     ROOT / "docs" / page
-    for page in ("benchmarks.md", "performance.md", "recommender_systems.md", "dense_retrieval.md")
+    for page in (
+        "benchmarks.md", "performance.md", "recommender_systems.md", "dense_retrieval.md",
+        "sampled_metrics.md",
+    )
 )
 MARKED = re.compile(
     r"^<!-- results: (?P<file>\S+) (?P<table>\S+) -->\n(?:.*?\n)??<!-- end results -->$",

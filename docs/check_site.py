@@ -132,7 +132,7 @@ TABLE_PAGES = {
     "metrics.html": True, "conventions.html": False, "command_line.html": False,
     "comparing_models.html": False, "model_selection.html": False, "scaling_out.html": False,
     "benchmarks.html": False, "architecture.html": False, "recommender_systems.html": False,
-    "dense_retrieval.html": False,
+    "dense_retrieval.html": False, "sampled_metrics.html": False,
 }  # fmt: skip
 MIN_COLUMN_PX = 120
 

@@ -35,7 +35,10 @@ _SOURCES = {
         "SplitQueryWarning", "make_rank_scorer", "make_rank_scorers",
     ),
     ".comparison": ("ComparisonResults", "compare", "compare_results"),
-    ".retrieval": ("evaluate_retrieval", "evaluate_top_k"),
+    ".retrieval": (
+        "correct_sampled_metric", "evaluate_retrieval", "evaluate_top_k", "sample_ranks",
+        "sampled_metric_weights",
+    ),
     ".plot": ("RankingCurveDisplay",),
     "._engine._threads": ("config_context", "get_config", "set_config"),
 }  # fmt: skip

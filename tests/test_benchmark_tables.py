@@ -36,7 +36,7 @@ def render_tables():
     return load_script("render_tables")
 
 
-@pytest.mark.parametrize("page", ["benchmarks.md", "performance.md"])
+@pytest.mark.parametrize("page", ["benchmarks.md", "performance.md", "sampled_metrics.md"])
 def test_docs_tables_equal_the_rendered_results(render_tables, page):
     text = (ROOT / "docs" / page).read_text()
     assert render_tables.render(text) == text, (

@@ -25,6 +25,7 @@ CANONICAL_ORDER = [
 ]  # fmt: skip
 METRIC_API = [*FUNCTIONS, srm.evaluate]
 RETRIEVAL_API = [srm.evaluate_top_k, srm.evaluate_retrieval]
+SAMPLED_API = [srm.correct_sampled_metric, srm.sample_ranks, srm.sampled_metric_weights]
 
 
 def test_import_and_use_under_python_OO():
@@ -47,7 +48,9 @@ def test_keyword_parameters_in_the_canonical_order(function):
         assert inspect.signature(function).parameters[name].kind is inspect.Parameter.KEYWORD_ONLY
 
 
-@pytest.mark.parametrize("function", METRIC_API + RETRIEVAL_API, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "function", METRIC_API + RETRIEVAL_API + SAMPLED_API, ids=lambda f: f.__name__
+)
 def test_docstrings_document_every_parameter_with_references_and_examples(function):
     doc = inspect.getdoc(function)
     for section in ("Parameters", "Returns", "See Also", "References", "Examples"):
@@ -119,11 +122,12 @@ def test_public_names():
     assert set(srm.__all__) == {
         "ComparisonResults", "QueryKFold", "QueryRanker", "QueryResults", "QueryShuffleSplit",
         "RankingCurveDisplay", "RepeatedQueryKFold", "SplitQueryWarning", "cg_score", "compare",
-        "compare_results", "config_context", "dcg_score", "evaluate", "evaluate_retrieval",
-        "evaluate_top_k", "f1_at_k_score", "get_config",
+        "compare_results", "config_context", "correct_sampled_metric", "dcg_score", "evaluate",
+        "evaluate_retrieval", "evaluate_top_k", "f1_at_k_score", "get_config",
         "hit_rate_score", "make_rank_scorer", "make_rank_scorers", "map_score", "mrr_score",
         "ndcg_score", "precision_at_k_score", "r_precision_score", "rank_correlation_score",
-        "recall_at_k_score", "recall_cap_score", "set_config",
+        "recall_at_k_score", "recall_cap_score", "sample_ranks", "sampled_metric_weights",
+        "set_config",
     }  # fmt: skip
     for name in srm.__all__:
         doc = inspect.getdoc(getattr(srm, name))

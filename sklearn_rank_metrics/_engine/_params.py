@@ -163,6 +163,14 @@ def level(fix, doc):
     return Parameter(accepts, fix, has_type=_is_real, is_valid=_level, type="float", doc=doc)
 
 
+def count(minimum, fix, doc):
+    """A parameter taking a whole number >= ``minimum`` (a size or a count)."""
+    accepts = "a positive int" if minimum == 1 else f"an int >= {minimum}"
+    return Parameter(
+        accepts, fix, has_type=_is_int, is_valid=lambda n: n >= minimum, type="int", doc=doc
+    )
+
+
 PARAMETERS = {
     "y_true": data(
         "array-like of shape (n_documents,) or (n_queries, n_documents_per_query), or "
@@ -511,6 +519,53 @@ PARAMETERS = {
     "random_state": data(
         "int, numpy.random.Generator, RandomState or None",
         "The resampling's randomness; an int makes the result reproducible.",
+    ),
+    # The sampled metrics' options (correct_sampled_metric, sample_ranks).
+    "n_items": count(
+        2,
+        "n_items is the number of items each held-out item is ranked among in the full "
+        "catalogue, itself included (the catalogue less the user's excluded items).",
+        doc="Items of the full ranking each held-out item's sampled rank stands for, the "
+        "held-out item included: the catalogue, less the items a user never ranks.",
+    ),
+    "n_samples": count(
+        1,
+        "n_samples=100 draws 100 negatives per user, ranking the held-out item among 101.",
+        doc="Sampled negatives per user: each held-out item is ranked among itself and "
+        "``n_samples`` negatives. Less than ``n_items``.",
+    ),
+    "sampled_method": options(
+        "bv", "cls", "mes", "rank_estimate", "naive",
+        name="method",
+        fix="Krichene & Rendle's estimators: 'bv' trades bias against variance (gamma), "
+        "'cls' is least squares with non-increasing weights, 'mes' plain least squares "
+        "(bv with gamma=0), 'rank_estimate' the metric of the estimated full rank; 'naive' "
+        "the metric of the sampled rank.",
+    ),
+    "gamma": Parameter(
+        "a number from 0 to 1",
+        "gamma weighs the variance against the squared bias: gamma=0.1 (the default), "
+        "gamma=0 is the least-squares correction (method='mes').",
+        has_type=_is_real,
+        is_valid=lambda gamma: 0 <= gamma <= 1,
+        type="float",
+    ),
+    "sampling": options(
+        "with_replacement", "without_replacement",
+        fix="'with_replacement' draws the negatives independently, so that the sampled rank "
+        "is binomial given the full rank (Krichene & Rendle's model); 'without_replacement' "
+        "draws distinct negatives (hypergeometric).",
+        doc='How the negatives are drawn, uniformly among the items other than the held-out '
+        'one: ``"with_replacement"``, independently (the sampled rank less 1 is binomial '
+        "given the full rank, Krichene and Rendle's model), or ``\"without_replacement\"``, "
+        "distinct (hypergeometric).",
+    ),
+    "sampled_ties": options(
+        "random", "optimistic", "pessimistic",
+        name="ties",
+        fix="'random' places the held-out item uniformly at random in its block of tied "
+        "scores (unbiased for the tie-averaged metric); 'optimistic' and 'pessimistic' "
+        "first and last in it, the bounds.",
     ),
 }  # fmt: skip
 

@@ -318,9 +318,10 @@ def evaluate_top_k(
     .. [2] M. Kaminskas and D. Bridge, "Diversity, Serendipity, Novelty,
        and Coverage: A Survey and Empirical Analysis of Beyond-Accuracy
        Objectives in Recommender Systems", ACM TiiS 7(1), 2016.
-    .. [3] H. Abdollahpouri, R. Burke and B. Mobasher, "Managing Popularity
-       Bias in Recommender Systems with Personalized Re-ranking", FLAIRS 2019
-       (ARP, APLT).
+    .. [3] H. Abdollahpouri, R. Burke and B. Mobasher, "Controlling
+       Popularity Bias in Learning-to-Rank Recommendation", RecSys 2017
+       (APLT); H. Yin et al., "Challenging the Long Tail Recommendation",
+       VLDB 2012 (ARP).
     .. [4] P. Castells, S. Vargas and J. Wang, "Novelty and Diversity Metrics
        for Recommender Systems: Choice, Discovery and Relevance", 2011.
     .. [5] C.-N. Ziegler, S. M. McNee, J. A. Konstan and G. Lausen,
