@@ -237,6 +237,15 @@ def run_checks(checker):
           f"compare_models example: its figure loaded (natural widths {widths})")  # fmt: skip
     page.close()
 
+    page = checker.open("auto_examples/recommender_beyond_accuracy.html")
+    output = page.inner_text("article")
+    check("coverage@10" in output and "novelty@10" in output and "W/T/L" in output,
+          "recommender_beyond_accuracy example: its table and its paired comparison")  # fmt: skip
+    widths = _images_loaded(page, "img.sphx-glr-single-img, img.sphx-glr-multi-img")
+    check(len(widths) >= 1 and all(w > 0 for w in widths),
+          f"recommender_beyond_accuracy example: its figure loaded (natural widths {widths})")  # fmt: skip
+    page.close()
+
     page = checker.open("auto_examples/tune_lightgbm_ranker.html")
     check("NDCG@10" in page.inner_text("article"), "tune_lightgbm_ranker example: its output")
     page.close()
