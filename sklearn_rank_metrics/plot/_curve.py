@@ -427,11 +427,12 @@ class RankingCurveDisplay:
     from_top_k = classmethod(from_top_k)
 
     @classmethod
-    def _from_curve(cls, curve, per_cutoff, level, owner, name, ax, plot_kwargs, example):
+    def _from_curve(cls, curve, per_cutoff, level, owner, name, ax, plot_kwargs, example, first_k=1):
         """The display of ``curve`` (its results ``per_cutoff``, see :func:`_curve_results`), drawn.
 
         ``example``: the call that gives the metric at one cutoff ``k_max``,
-        for the warning of a precision or f1 curve that stops before it.
+        for the warning of a precision or f1 curve that stops before it;
+        ``first_k``: the first cutoff (ILD starts at 2, a pair).
         """
         definition = curve.definition
         means, spreads = _curve_results(definition, per_cutoff, band=level is not None)
@@ -441,7 +442,7 @@ class RankingCurveDisplay:
         if level is not None:
             lower, upper = _normal_band(means, spreads, definition.name, level, owner)
         display = cls(
-            k=np.arange(1, means.shape[0] + 1),
+            k=np.arange(first_k, first_k + means.shape[0]),
             values=means,
             metric=definition.name,
             name=name,

@@ -58,7 +58,8 @@ def from_top_k(
 
     for a measure of each list, and the catalogue's value at ``k`` for
     coverage, gini and entropy (which have no per-query values, hence no
-    confidence band).
+    confidence band). The curve of ``ild``, which compares pairs, starts
+    at ``k = 2``.
 
     Parameters
     ----------
@@ -118,7 +119,11 @@ def from_top_k(
             "(e.g. 'ndcg', 'arp', 'coverage'); the curve's cutoffs are k = 1 .. k_max."
         )
     k_max, level = _check_curve(width if k_max is None else k_max, confidence_band, owner)
-    names = [f"{metric}@{k}" for k in range(1, k_max + 1)]
+    # ILD compares pairs: a list cut at 1 has none, so its curve starts at k = 2.
+    first_k = 2 if metric.strip().lower() == "ild" else 1
+    if k_max < first_k:
+        raise ValueError(f"{owner}: ild compares pairs of items: k_max must be at least 2.")
+    names = [f"{metric}@{k}" for k in range(first_k, k_max + 1)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         results = evaluate_top_k(
@@ -146,4 +151,4 @@ def from_top_k(
         return display.plot(ax=ax, **kwargs)
     per_cutoff = _per_cutoff(results, computed)
     example = f"evaluate_top_k(y_true, top_items, metrics=['{label}@{k_max}'])"
-    return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example)
+    return cls._from_curve(curve, per_cutoff, level, owner, name, ax, kwargs, example, first_k)

@@ -33,11 +33,21 @@ class ListInputs:
 
 def item_popularity_array(item_popularity, n_items):
     """``item_popularity`` as float64 ``(n_items,)``: finite numbers >= 0."""
+    if np.asarray(item_popularity).dtype == np.bool_:
+        raise TypeError(
+            "item_popularity must count interactions (numbers >= 0), not booleans; pass the "
+            "counts, e.g. train.sum(axis=0)."
+        )
     popularity, _ = numeric_array(item_popularity, "item_popularity")
     if popularity.shape != (n_items,):
+        hint = (
+            " A sparse matrix's sum(axis=0) is (1, n_items): pass "
+            "np.asarray(train.sum(axis=0)).ravel()."
+            if popularity.shape == (1, n_items) else ""
+        )
         raise ValueError(
             f"item_popularity must hold one number per item ({n_items}, the columns of "
-            f"y_true), got shape {popularity.shape}."
+            f"y_true), got shape {popularity.shape}.{hint}"
         )
     if popularity.shape[0] and popularity.min() < 0:
         item = int(np.argmin(popularity))
@@ -134,6 +144,13 @@ def unit_item_vectors(item_vectors, item_categories, n_items, owner):
     else:
         name = "item_categories"
         if is_sparse(item_categories) or np.ndim(item_categories) == 2:
+            if not is_sparse(item_categories) and np.asarray(item_categories).dtype != np.bool_:
+                raise TypeError(
+                    "item_categories as a matrix must be boolean (True: the item is in the "
+                    f"category) or scipy.sparse, got dtype {np.asarray(item_categories).dtype}; "
+                    "one category per item is a 1-D array (e.g. categories.ravel() of one "
+                    "column), several a boolean (n_items, n_categories) matrix."
+                )
             vectors = sparse.csr_array(item_categories)
             if vectors.dtype != np.bool_ and vectors.data.shape[0]:
                 numeric_array(vectors.data, name)

@@ -22,7 +22,7 @@ from .._engine.run._finalize import MetricResult
 from .._engine.spec._list_measures import LIST_MEASURES, ListMeasure, list_measure_name
 from ._list_inputs import check_nonzero, scaled_rows
 
-# Rows of list cells per block of the similarity products: bounds the (rows, d) sums.
+# Values per block of the similarity products (the (rows, d) sums, or their stored cells).
 _BLOCK_CELLS = 1 << 22
 
 
@@ -102,12 +102,28 @@ def _exposure_weights(exposure, k):
     return float(exposure) ** (positions - 1)
 
 
-def _item_exposure(items, valid, inputs, k):
-    """The exposure of every item in the lists cut at ``k``, weighted by the queries' weights."""
-    weights = np.broadcast_to(_exposure_weights(inputs.exposure, k), items.shape)
-    if inputs.query_weights is not None:
-        weights = weights * inputs.query_weights[:, None]
+def _item_exposure(items, valid, inputs):
+    """The exposure of every item in the (cut) lists, weighted by the queries' weights.
+
+    The weights are scaled by a power of two (exactly) to at most 1 first:
+    Gini and entropy do not depend on the scale, and huge weights would
+    overflow the sums to inf.
+    """
+    weights = np.broadcast_to(_exposure_weights(inputs.exposure, items.shape[1]), items.shape)
+    query_weights = inputs.query_weights
+    if query_weights is not None and query_weights.max() > 0:
+        query_weights = np.ldexp(query_weights, -np.frexp(query_weights.max())[1])
+        weights = weights * query_weights[:, None]
     return np.bincount(items[valid], weights=weights[valid], minlength=inputs.n_items)
+
+
+def _coverage(items, valid, inputs):
+    """The share of the catalogue in at least one list of positive weight (whatever the exposure)."""
+    if inputs.query_weights is not None:
+        valid = valid & (inputs.query_weights > 0)[:, None]
+    listed = np.zeros(inputs.n_items, dtype=bool)
+    listed[items[valid]] = True
+    return float(np.count_nonzero(listed) / inputs.n_items)
 
 
 def _gini(exposure):
@@ -128,9 +144,9 @@ def _entropy(exposure, unit):
 
 def catalogue_value(request, items, valid, inputs):
     """``(value, why undefined or None)`` of a catalogue measure on the lists cut at its k."""
-    exposure = _item_exposure(items, valid, inputs, request.k)
     if request.measure.name == "coverage":
-        return float(np.count_nonzero(exposure) / inputs.n_items), None
+        return _coverage(items, valid, inputs), None
+    exposure = _item_exposure(items, valid, inputs)
     if not exposure.sum() > 0:
         return float("nan"), "no item is listed (with a positive query weight)"
     if request.measure.name == "gini":
@@ -173,42 +189,72 @@ def _row_dots(left, right):
     return np.einsum("ij,ij->i", left, right)
 
 
+def _row_blocks(costs, budget):
+    """Consecutive ``(start, stop)`` rows whose costs add up to at most ``budget`` (a costlier row alone)."""
+    ends = np.cumsum(costs)
+    start, n_rows = 0, costs.shape[0]
+    while start < n_rows:
+        spent = ends[start - 1] if start else 0
+        stop = max(int(np.searchsorted(ends, spent + budget, side="right")), start + 1)
+        yield start, stop
+        start = stop
+
+
+def _block_costs(name, items, valid, inputs):
+    """Per list, the size of its rows of the products: ``d`` for dense vectors, else the stored
+    cells of the sparse vectors it sums (its items', and its history's for serendipity)."""
+    vectors = inputs.unit_vectors
+    if not sparse.issparse(vectors):
+        return np.full(items.shape[0], (2 if name == "serendipity" else 1) * vectors.shape[1] + 1)
+    stored = np.diff(vectors.indptr)
+    costs = np.where(valid, stored[np.where(valid, items, 0)], 0).sum(axis=1) + 1
+    if name == "serendipity":
+        history = inputs.history
+        rows = np.repeat(np.arange(history.shape[0]), np.diff(history.indptr))
+        costs = costs + np.bincount(rows, weights=stored[history.indices], minlength=costs.shape[0])
+    return costs
+
+
 def _similarity_values(name, items, valid, inputs):
     """ILD or serendipity of each list, from sums of unit item vectors (no item x item matrix).
 
     ILD: ``1 - (||s||^2 - n) / (n (n - 1))``, ``s`` the sum of a list's ``n``
     unit vectors. Serendipity: ``(sum of rel - (sum of rel * v) . h) / n``,
-    ``h`` the mean unit vector of the query's history.
+    ``h`` the mean unit vector of the query's history. Lists go in blocks
+    whose products hold at most about ``_BLOCK_CELLS`` values, dense or
+    sparse (sparse high-dimensional vectors cost what they store).
     """
-    vectors, n_rows = inputs.unit_vectors, items.shape[0]
+    vectors = inputs.unit_vectors
     check_nonzero(vectors, items[valid], inputs.vectors_name, "a listed item")
     if name == "serendipity":
         check_nonzero(vectors, inputs.history.indices, inputs.vectors_name, "in a history")
-    n_listed = valid.sum(axis=1).astype(np.float64)
-    values = np.empty(n_rows)
-    dense_width = None if sparse.issparse(vectors) else max(vectors.shape[1], 1)
-    step = 4096 if dense_width is None else max(1, _BLOCK_CELLS // dense_width)
-    for first in range(0, n_rows, step):
-        block = slice(first, first + step)
+    n_listed = valid.sum(axis=1)
+    values = np.empty(items.shape[0])
+    for first, stop in _row_blocks(_block_costs(name, items, valid, inputs), _BLOCK_CELLS):
+        block = slice(first, stop)
         rows, positions = np.nonzero(valid[block])
         listed = items[block][rows, positions]
-        shape = (valid[block].shape[0], inputs.n_items)
+        indptr = np.concatenate([[0], np.cumsum(n_listed[block])])
+        shape = (stop - first, inputs.n_items)
+        n = n_listed[block].astype(np.float64)
         if name == "ild":
-            sums = sparse.csr_array((np.ones(rows.shape[0]), (rows, listed)), shape=shape) @ vectors
-            n = n_listed[block]
+            one_hot = sparse.csr_array((np.ones(listed.shape[0]), listed, indptr), shape=shape)
+            sums = one_hot @ vectors
             with np.errstate(invalid="ignore", divide="ignore"):
-                values[block] = 1.0 - (_row_dots(sums, sums) - n) / (n * (n - 1.0))
+                similarity = (_row_dots(sums, sums) - n) / (n * (n - 1.0))
+            # Rounding can take a mean cosine a few ulps beyond [-1, 1].
+            values[block] = 1.0 - np.clip(similarity, -1.0, 1.0)
             continue
         relevance = inputs.relevant.contains((rows + first) * inputs.n_items + listed)
         relevance = relevance.astype(np.float64)
-        weighted = sparse.csr_array((relevance, (rows, listed)), shape=shape) @ vectors
+        weighted = sparse.csr_array((relevance, listed, indptr), shape=shape) @ vectors
         history = inputs.history[block]
         counts = np.diff(history.indptr).astype(np.float64)
         scale = np.divide(1.0, counts, out=np.zeros_like(counts), where=counts > 0)
         mean_history = scaled_rows(history @ vectors, scale)
         relevant_count = np.bincount(rows, weights=relevance, minlength=shape[0])
         with np.errstate(invalid="ignore", divide="ignore"):
-            values[block] = (relevant_count - _row_dots(weighted, mean_history)) / n_listed[block]
+            values[block] = (relevant_count - _row_dots(weighted, mean_history)) / n
     return values
 
 

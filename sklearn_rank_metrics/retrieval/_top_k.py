@@ -303,7 +303,10 @@ def evaluate_top_k(
     within ``k``. The tie block at the cut is what ``top_scores`` say; a
     list cut inside a block of tied scores cannot tell the items beyond it.
 
-    A list measure divides by the items listed, not by ``k``; a query
+    A list measure reads the list as it is shown, position by position:
+    ``top_scores`` and ``ties`` decide the accuracy measures' credit for
+    tied items, not which items a list shows in its first ``k``. A list
+    measure divides by the items listed, not by ``k``; a query
     whose value is undefined (an empty list, ild of fewer than two items,
     serendipity without history) is NaN, left out of the mean with a
     warning that counts such queries. A listed item of popularity 0 makes
@@ -381,10 +384,10 @@ def evaluate_top_k(
     )  # fmt: skip
     inputs = list_inputs(list_requests, given, labels.shape, labels, options, "evaluate_top_k")
     lists = (list_requests, items, valid, inputs)
+    ranked = _list_scores(top_scores, items, valid)  # checked whichever measures read them
     if not requests:
         return merged_results((names, None), lists, order, n_rows, average)
     k = max(request.k for request in requests)
-    ranked = _list_scores(top_scores, items, valid)
     if top_scores is not None:
         warn_cut_ties(ranked[0], valid, requests, options.ties)
     keep = _head_positions(ranked[0], valid, k)

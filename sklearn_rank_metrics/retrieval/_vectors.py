@@ -289,8 +289,8 @@ def evaluate_retrieval(
         batch_size = strip_rows(shape[1], itemsize, k)
     strips = similarity_strips(queries, items, similarity, batch_size)
     top = None
-    if top_k:
-        top = _TopLists(shape[0], top_k, np.result_type(queries.dtype, items.dtype))
+    if top_k:  # no list holds more than the catalogue: a larger k keeps the columns it can fill
+        top = _TopLists(shape[0], min(top_k, shape[1]), np.result_type(queries.dtype, items.dtype))
     results = evaluate_strips(
         requests, matrix, strips, options, owner="evaluate_retrieval",
         on_heads=None if top is None else (top.k, top.see),
@@ -304,4 +304,9 @@ def evaluate_retrieval(
         results = results.mean() if average == "mean" else results
     if return_top_k is None:
         return results
-    return results, top.items[:, :return_top_k], top.scores[:, :return_top_k]
+    padding = ((0, 0), (0, max(return_top_k - top.k, 0)))
+    return (
+        results,
+        np.pad(top.items[:, :return_top_k], padding, constant_values=-1),
+        np.pad(top.scores[:, :return_top_k], padding, constant_values=np.nan),
+    )

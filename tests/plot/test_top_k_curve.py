@@ -31,8 +31,9 @@ def test_each_cutoff_is_evaluate_top_k(metric):
             evaluate_top_k(y_true, top, metrics=[f"{metric}@{k}"], **options)[f"{metric}@{k}"]
             for k in range(1, 7)
         ]
-    np.testing.assert_array_equal(display.k_, np.arange(1, 7))
-    np.testing.assert_allclose(display.values_, expected, rtol=1e-12, equal_nan=True)
+    first = 2 if metric == "ild" else 1  # a list of one item has no pair
+    np.testing.assert_array_equal(display.k_, np.arange(first, 7))
+    np.testing.assert_allclose(display.values_, expected[first - 1 :], rtol=1e-12)
     assert display.ax_.get_ylabel() == f"{metric}@k"
 
 
@@ -49,6 +50,7 @@ def test_band_of_a_per_query_measure_and_none_for_the_catalogue():
 
 def test_one_warning_for_the_queries_left_out():
     y_true, top, options = _lists()
+    top[5, 1:] = -1  # a list of one item: no pair at any cutoff
     with pytest.warns(Warning) as caught:
         RankingCurveDisplay.from_top_k(y_true, top, metric="ild", item_vectors=options["item_vectors"])
     left_out = [str(w.message) for w in caught if "left out" in str(w.message)]
@@ -63,3 +65,12 @@ def test_errors(metric, k_max, message):
     y_true, top, options = _lists()
     with pytest.raises(ValueError, match=message):
         RankingCurveDisplay.from_top_k(y_true, top, metric=metric, k_max=k_max, **options)
+
+
+def test_ild_curve_starts_at_two_with_a_band():
+    y_true, top, options = _lists()
+    display = RankingCurveDisplay.from_top_k(
+        y_true, top, metric="ild", item_vectors=options["item_vectors"], confidence_band=0.9
+    )
+    np.testing.assert_array_equal(display.k_, np.arange(2, 7))
+    assert np.isfinite(display.lower_).all()

@@ -382,3 +382,72 @@ def test_comparisons_count_lower_popularity_as_the_win():
         table = compare_results(results, baseline="popular").to_frame()
     rows = table[table["model"] == "tail"].set_index("metric")
     assert (rows["wins"] == 30).all(), rows[["wins", "losses"]]
+
+
+def test_coverage_counts_listed_items_whatever_the_exposure():
+    lists = np.tile(np.arange(1200), (2, 1))
+    y_true = np.zeros((2, 1200))
+    y_true[0, 0] = 1
+    for exposure in ("count", "dcg", 0.5, 1e-200):
+        got = evaluate_top_k(y_true, lists, metrics=["coverage@1200"], exposure=exposure)
+        assert got["coverage@1200"] == 1.0  # 0.5**1199 underflows: the item is listed all the same
+
+
+def test_huge_query_weights_leave_gini_and_entropy_finite():
+    y_true = np.eye(2, 4, dtype=int)
+    metrics = ["gini@2", "entropy@2"]
+    unit = evaluate_top_k(y_true, [[0, 1], [0, 2]], metrics=metrics, sample_weight=[1.0, 1.0])
+    huge = evaluate_top_k(y_true, [[0, 1], [0, 2]], metrics=metrics, sample_weight=[1e308, 1e308])
+    assert huge == unit == {"gini@2": 0.375, "entropy@2": 1.5}
+
+
+def test_identical_directions_have_no_diversity_not_a_negative_one():
+    case = _case(0)
+    results = _evaluate(dict(case, vectors=np.ones((13, 3)) * 0.1), ["ild@5"], average=None)
+    values = results["ild@5"][~np.isnan(results["ild@5"])]
+    assert (values >= 0.0).all() and values.max() < 1e-14  # rounding, never below 0
+
+
+def test_similarity_blocks_do_not_change_the_values(monkeypatch):
+    from sklearn_rank_metrics.retrieval import _list_measures
+
+    case = _case(12, n_queries=40)
+    options = dict(item_vectors=csr_array(case["vectors"]), history=csr_array(case["history"]))
+    metrics = ["ild@5", "serendipity@5"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = evaluate_top_k(case["y_true"], case["top"], metrics=metrics, average=None, **options)
+        monkeypatch.setattr(_list_measures, "_BLOCK_CELLS", 7)  # a few lists a block
+        blocks = evaluate_top_k(case["y_true"], case["top"], metrics=metrics, average=None, **options)
+    for name in metrics:
+        np.testing.assert_allclose(blocks[name], whole[name], rtol=1e-12, atol=1e-14)
+
+
+def test_evaluate_retrieval_with_k_beyond_the_catalogue():
+    rng = np.random.default_rng(2)
+    queries, items = rng.normal(size=(30, 4)), rng.normal(size=(12, 4))
+    y_true = csr_array((rng.random((30, 12)) < 0.2).astype(int))
+    wide = evaluate_retrieval(queries, items, y_true, metrics=["coverage@500", "gini@500"])
+    whole = evaluate_retrieval(queries, items, y_true, metrics=["coverage@12", "gini@12"])
+    assert list(wide.values()) == list(whole.values())
+    _, top, scores = evaluate_retrieval(queries, items, y_true, metrics=["ndcg@3"], return_top_k=20)
+    assert top.shape == scores.shape == (30, 20)
+    assert (top[:, 12:] == -1).all() and np.isnan(scores[:, 12:]).all()
+
+
+@pytest.mark.parametrize(
+    "options, error, message",
+    [
+        ({"item_categories": np.array([[1], [2]] * 6 + [[3]])}, TypeError, "must be boolean"),
+        ({"item_popularity": np.ones((1, 13))}, ValueError, r"ravel\(\)"),
+        ({"item_popularity": np.ones(13, dtype=bool)}, TypeError, "not booleans"),
+        ({"top_scores": [[1.0]] * 7}, ValueError, "shape of top_items"),
+    ],
+)
+def test_inputs_read_wrongly_before_raise(options, error, message):
+    case = _case(0)
+    metric = "ild@3" if "item_categories" in options else "arp@3"
+    if "top_scores" in options:
+        options = dict(options, item_popularity=case["popularity"])
+    with pytest.raises(error, match=message):
+        evaluate_top_k(case["y_true"], case["top"], metrics=[metric], **options)
