@@ -68,6 +68,13 @@ def _check_results(results, metrics):
             )
     reference_name = next(iter(results))
     reference = results[reference_name]
+    if metrics is None and reference.catalogue:
+        warn_caller(
+            f"{', '.join(reference.catalogue)}: one value of each model's whole set of lists, "
+            "with no per-query values to pair, so not compared here; read them in each "
+            "model's QueryResults.catalogue.",
+            UserWarning,
+        )
     metrics = list(reference.metrics) if metrics is None else [metrics] if isinstance(metrics, str) else list(metrics)
     if not metrics:
         raise ValueError("metrics is empty: name at least one metric, e.g. ['ndcg@10'].")
@@ -78,6 +85,13 @@ def _check_results(results, metrics):
     aligned = {}
     for name, result in results.items():
         absent = [metric for metric in metrics if metric not in result.metrics]
+        catalogue = [metric for metric in absent if metric in result.catalogue]
+        if catalogue:
+            raise ValueError(
+                f"{', '.join(map(repr, catalogue))}: one value of results[{name!r}]'s whole set "
+                "of lists (QueryResults.catalogue), with no per-query values to compare; "
+                "compare the per-query measures, and report the catalogue values beside them."
+            )
         if absent:
             raise ValueError(
                 f"results[{name!r}] has no values of {absent}; it has {list(result.metrics)}. "

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._engine._warnings import undefined_metric_warning, warn_caller
 from .._engine.prepare._sparse import Pairs
+from .._engine.spec._list_measures import LIST_MEASURES
 from ..metrics._evaluate import requests_for
 from ..metrics._query_results import QueryResults, warn_left_out
 from ._list_inputs import (
@@ -17,13 +18,47 @@ from ._list_inputs import (
 )
 from ._list_measures import check_needs, list_measure_results
 
-# The keywords of the list measures, and the measures that read each.
+def _readers(keyword):
+    """The list measures that read the input ``keyword`` (item_categories stands for vectors)."""
+    needed = "item_vectors" if keyword == "item_categories" else keyword
+    return tuple(name for name, measure in LIST_MEASURES.items() if needed in measure.needs)
+
+
+# The data keywords of the list measures, and their options with the measures that read them
+# and their defaults: a keyword given (an option changed) that no requested measure reads warns.
 LIST_KEYWORDS = {
-    "item_popularity": ("arp", "aplt", "novelty"),
-    "item_vectors": ("ild", "serendipity"),
-    "item_categories": ("ild", "serendipity"),
-    "history": ("serendipity",),
+    keyword: _readers(keyword)
+    for keyword in ("item_popularity", "item_vectors", "item_categories", "history")
 }
+LIST_OPTIONS = {
+    "short_head": (("aplt",), 0.8),
+    "exposure": (("gini", "entropy"), "count"),
+    "entropy_unit": (("entropy",), "bits"),
+}
+
+
+def _changed(value, default):
+    return not (isinstance(value, (str, int, float)) and value == default)
+
+
+def _warn_unread(measures, given, owner):
+    """Warn where an input is given, or an option changed, that no requested measure reads."""
+    unread = [
+        (keyword, readers, "given")
+        for keyword, readers in LIST_KEYWORDS.items()
+        if given.get(keyword) is not None and not measures & set(readers)
+    ]
+    unread += [
+        (option, readers, f"set to {given[option]!r}")
+        for option, (readers, default) in LIST_OPTIONS.items()
+        if _changed(given[option], default) and not measures & set(readers)
+    ]
+    for keyword, readers, how in unread:
+        warn_caller(
+            f"{owner}: {keyword} is {how}, but no requested measure reads it "
+            f"({', '.join(f'{name}@k' for name in readers)} do); it was not used.",
+            UserWarning,
+        )
 
 
 def list_inputs(requests, given, shape, labels, options, owner):
@@ -34,13 +69,7 @@ def list_inputs(requests, given, shape, labels, options, owner):
     ``entropy_unit`` and ``short_head`` in ``given``.
     """
     measures = {request.measure.name for request in requests}
-    for keyword, readers in LIST_KEYWORDS.items():
-        if given.get(keyword) is not None and not measures & set(readers):
-            warn_caller(
-                f"{owner}: {keyword} is given, but no requested measure reads it "
-                f"({', '.join(f'{name}@k' for name in readers)} do); it was not used.",
-                UserWarning,
-            )
+    _warn_unread(measures, given, owner)
     present = {
         "item_popularity": given.get("item_popularity") is not None,
         "item_vectors": given.get("item_vectors") is not None
@@ -51,11 +80,11 @@ def list_inputs(requests, given, shape, labels, options, owner):
     n_items = shape[1]
     popularity = head = vectors = history = relevant = None
     vectors_name = "item_vectors"
-    if measures & {"arp", "aplt", "novelty"}:
+    if measures & set(LIST_KEYWORDS["item_popularity"]):
         popularity = item_popularity_array(given["item_popularity"], n_items)
     if "aplt" in measures:
         head = short_head_mask(given["short_head"], popularity)
-    if measures & {"ild", "serendipity"}:
+    if measures & set(LIST_KEYWORDS["item_vectors"]):
         vectors, vectors_name = unit_item_vectors(
             given.get("item_vectors"), given.get("item_categories"), n_items, owner
         )

@@ -10,7 +10,7 @@ from .._engine.prepare._validation import numeric_array, plain, row_weights
 from .._engine.run._strips import evaluate_strips, matrix_labels
 from ..metrics._query_results import query_results, warn_left_out
 from ..metrics._score_matrix import warn_leakage
-from ._list_call import list_inputs, merged_results
+from ._list_call import LIST_KEYWORDS, list_inputs, merged_results
 from ._list_measures import split_list_measures
 from ._requests import DEFAULT_METRICS, list_call, list_options
 
@@ -273,7 +273,7 @@ def evaluate_retrieval(
     matrix, n_dropped = matrix_labels(y_true, shape, exclude, options.leakage, weights)
     warn_leakage(n_dropped)
     measures = {request.measure.name for request in list_requests}
-    similar = measures & {"ild", "serendipity"} and item_categories is None
+    similar = measures & set(LIST_KEYWORDS["item_vectors"]) and item_categories is None
     given = dict(
         item_popularity=item_popularity, short_head=short_head,
         item_vectors=items if similar else None, item_categories=item_categories,

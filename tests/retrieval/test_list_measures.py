@@ -451,3 +451,35 @@ def test_inputs_read_wrongly_before_raise(options, error, message):
         options = dict(options, item_popularity=case["popularity"])
     with pytest.raises(error, match=message):
         evaluate_top_k(case["y_true"], case["top"], metrics=[metric], **options)
+
+
+@pytest.mark.parametrize(
+    "options, unread",
+    [
+        ({"short_head": 0.5}, "short_head is set to 0.5"),
+        ({"exposure": "dcg"}, "exposure is set to 'dcg'"),
+        ({"entropy_unit": "nats"}, "entropy_unit is set to 'nats'"),
+        ({"history": np.zeros((7, 13), dtype=bool)}, "history is given"),
+    ],
+)
+def test_an_unread_option_warns(options, unread):
+    case = _case(0)
+    with pytest.warns(UserWarning, match=unread):
+        evaluate_top_k(case["y_true"], case["top"], metrics=["ndcg@3", "coverage@3"], **options)
+
+
+def test_catalogue_values_are_not_compared_query_by_query():
+    first = _evaluate(_case(6, n_queries=30), ["arp@5", "gini@5"], average=None)
+    second = _evaluate(_case(7, n_queries=30), ["arp@5", "gini@5"], average=None)
+    with pytest.warns(UserWarning, match="gini@5: one value of each model's whole set"):
+        compare_results({"a": first, "b": second}, n_resamples=200)
+    with pytest.raises(ValueError, match="QueryResults.catalogue"):
+        compare_results({"a": first, "b": second}, metrics=["gini@5"])
+
+
+@pytest.mark.parametrize("name", ["coverage@10", "gini_2", "Novelty@5", "ild"])
+def test_evaluate_refers_list_measures_to_the_top_k_functions(name):
+    from sklearn_rank_metrics import evaluate
+
+    with pytest.raises(ValueError, match=r"measure of top-k lists .* evaluate_top_k"):
+        evaluate([[1, 0]], [[0.2, 0.1]], metrics=[name])

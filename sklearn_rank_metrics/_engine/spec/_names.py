@@ -78,9 +78,9 @@ def _unknown(name):
     base = _CUTOFF_TAIL.sub("", re.sub(r"[\s\-.]+", "_", name.strip().lower()))
     if base in LIST_MEASURES:
         return ValueError(
-            f"{name!r} is a measure of top-k lists (beyond accuracy), not of scores: "
-            "evaluate_top_k computes it from lists of item ids, evaluate_retrieval from query "
-            "and item vectors (e.g. evaluate_top_k(y_true, top_items, metrics=['coverage@10']))."
+            f"{name!r} names a measure of top-k lists (beyond accuracy), written "
+            f"'{base}@k' (e.g. '{base}@10'): evaluate_top_k computes it from lists of item "
+            "ids, evaluate_retrieval from query and item vectors; evaluate ranks scores."
         )
     close = _suggestion(name)
     hint = f" Did you mean {close!r}?" if close else ""
