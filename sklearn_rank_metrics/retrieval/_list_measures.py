@@ -142,11 +142,17 @@ def _entropy(exposure, unit):
     return float(nats / np.log(2.0) if unit == "bits" else nats / np.log(exposure.shape[0]))
 
 
-def catalogue_value(request, items, valid, inputs):
-    """``(value, why undefined or None)`` of a catalogue measure on the lists cut at its k."""
+def catalogue_value(request, items, valid, inputs, exposures):
+    """``(value, why undefined or None)`` of a catalogue measure on the lists cut at its k.
+
+    ``exposures``: the items' exposure at each k computed so far (Gini and
+    entropy at one k share it).
+    """
     if request.measure.name == "coverage":
         return _coverage(items, valid, inputs), None
-    exposure = _item_exposure(items, valid, inputs)
+    if request.k not in exposures:
+        exposures[request.k] = _item_exposure(items, valid, inputs)
+    exposure = exposures[request.k]
     if not exposure.sum() > 0:
         return float("nan"), "no item is listed (with a positive query weight)"
     if request.measure.name == "gini":
@@ -291,11 +297,11 @@ def query_value(request, items, valid, inputs):
 
 def list_measure_results(requests, items, valid, inputs):
     """``(per-query {name: MetricResult}, catalogue {name: (value, why undefined)})``."""
-    per_query, catalogue = {}, {}
+    per_query, catalogue, exposures = {}, {}, {}
     for request in requests:
         cut = (items[:, : request.k], valid[:, : request.k])
         if request.measure.scope == "catalogue":
-            catalogue[request.name] = catalogue_value(request, *cut, inputs)
+            catalogue[request.name] = catalogue_value(request, *cut, inputs, exposures)
         else:
             per_query[request.name] = query_value(request, items, valid, inputs)
     return per_query, catalogue
