@@ -49,8 +49,8 @@ from _common import add_json_option, best_time, run_info, table, traced_peak_byt
 RESULTS_FILE = Path(HERE) / "results" / "sampled.json"
 FULL = dict(items=1_000_000, samples=100, users=10_000)
 SMALL = dict(items=100_000, samples=100, users=2_000)
-METHODS = ("naive", "rank_estimate", "mes", "cls", "bv")
-LABELS = {"naive": "Naive", "rank_estimate": "Rank est.", "mes": "MES", "cls": "CLS", "bv": "BV"}
+METHODS = ("naive", "rank_estimate", "least_squares", "cls", "bv")
+LABELS = {"naive": "Naive", "rank_estimate": "Rank est.", "least_squares": "Least sq.", "cls": "CLS", "bv": "BV"}
 
 # Each model: (share of users, lowest rank, highest rank, "uniform" or "log-uniform") per
 # component; an int is a rank, a float a share of the catalogue (so that --small keeps the shape).
@@ -116,7 +116,7 @@ def experiment(items, samples, users, repetitions, seed=0):
     exact = {model: float(np.mean(r <= 10)) for model, r in ranks.items()}
     estimates = {model: {method: [] for method in METHODS} for model in MODELS}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # MES at 100 samples: left-out directions
+        warnings.simplefilter("ignore", RuntimeWarning)  # least squares at 100 samples: left-out directions
         for _ in range(repetitions):
             for model, full in ranks.items():
                 sampled = rng.binomial(samples, (full - 1) / (items - 1)) + 1

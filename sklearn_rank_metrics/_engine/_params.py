@@ -535,20 +535,21 @@ PARAMETERS = {
         "``n_samples`` negatives. Less than ``n_items``.",
     ),
     "sampled_method": options(
-        "bv", "cls", "mes", "rank_estimate", "naive",
+        "bv", "cls", "least_squares", "rank_estimate", "naive",
         name="method",
-        fix="Krichene & Rendle's estimators: 'bv' trades bias against variance (gamma), "
-        "'cls' is least squares with non-increasing weights, 'mes' plain least squares "
-        "(bv with gamma=0), 'rank_estimate' the metric of the estimated full rank; 'naive' "
-        "the metric of the sampled rank.",
+        fix="'bv' trades squared bias against variance (gamma), 'least_squares' minimises the "
+        "squared bias alone (bv with gamma=0), 'cls' is that least squares with weights "
+        "that never increase with the sampled rank (w_1 >= ... >= w_(m+1)), 'rank_estimate' "
+        "the metric of the estimated full rank; "
+        "'naive' the metric of the sampled rank.",
     ),
     "gamma": Parameter(
-        "a number from 0 to 1",
-        "gamma weighs the variance against the squared bias: gamma=0.1 (the default), "
-        "gamma=0 is the least-squares correction (method='mes').",
-        has_type=_is_real,
-        is_valid=lambda gamma: 0 <= gamma <= 1,
-        type="float",
+        "None or a number from 0 to 1",
+        "gamma weighs the variance against the squared bias of method='bv': None (the "
+        "default) is 0.1, gamma=0 the unconstrained least squares (method='least_squares').",
+        has_type=lambda gamma: gamma is None or _is_real(gamma),
+        is_valid=lambda gamma: gamma is None or 0 <= gamma <= 1,
+        type="float or None",
     ),
     "sampling": options(
         "with_replacement", "without_replacement",

@@ -7,6 +7,7 @@ from .._engine._params import check_parameters
 from .._engine.prepare._validation import plain
 
 _BLOCK_USERS = 16384  # users drawn at a time: their (users, n_samples) draws and scores
+_TIE_CELLS = 1 << 22  # scores compared at a time when counting a tie block over whole rows
 
 
 def _forbidden(owner, exclude, held_out, shape):
@@ -82,11 +83,10 @@ def allowed_items(blocked, n_items, draws):
     return draws + below - starts[:-1, None]
 
 
-def _draw_items(rng, forbidden, users, n_items, n_samples, sampling):
-    """Items drawn uniformly, per user of ``users``, among those not in its ``forbidden`` keys."""
-    blocked, pool = _pools(forbidden, users, n_items)
+def _draw_items(rng, blocked, pool, n_items, n_samples, sampling):
+    """Items drawn uniformly, per user of a block, among its ``pool`` items not ``blocked``."""
     if sampling == "with_replacement":
-        draws = rng.integers(0, pool[:, None], size=(users.shape[0], n_samples))
+        draws = rng.integers(0, pool[:, None], size=(pool.shape[0], n_samples))
     else:
         draws = _floyd(rng, pool, n_samples)
     return allowed_items(blocked, n_items, draws)
@@ -133,14 +133,42 @@ def _check_inputs(owner, y_score, held_out):
     return scores, items.astype(np.int64)
 
 
-def _rank(owner, scores, users, held, items, ties, rng):
-    """1-based rank of each held-out item among itself and the drawn ``items``."""
+def _tie_blocks(scores, users, own, blocked, needed):
+    """``T``: each ``needed`` user's allowed items (held-out one aside) tied with its held-out item.
+
+    The row's items scoring ``own`` less its forbidden ones so scoring (the
+    held-out item among them), counted over at most ``_TIE_CELLS`` cells of
+    ``y_score`` at a time.
+    """
+    row, item, _ = blocked
+    wanted = np.zeros(users.shape[0], dtype=bool)
+    wanted[needed] = True
+    keys = wanted[row]
+    row, item = row[keys], item[keys]
+    hit = scores[users[row], item] == own[row]
+    counts = -np.bincount(row[hit], minlength=users.shape[0])[needed]
+    step = max(1, _TIE_CELLS // scores.shape[1])
+    for start in range(0, needed.shape[0], step):
+        part = needed[start : start + step]
+        counts[start : start + step] += np.count_nonzero(
+            scores[users[part]] == own[part, None], axis=1
+        )
+    return counts
+
+
+def _rank(owner, scores, users, held, drawn_items, rules, rng):
+    """1-based rank of each held-out item among itself and the ``drawn_items``.
+
+    ``rules`` is ``(ties, sampling, blocked)``, ``blocked`` the block's
+    forbidden items (:func:`_pools`).
+    """
+    ties, sampling, blocked = rules
     own = scores[users, held]
-    drawn = scores[users[:, None], items]
+    drawn = scores[users[:, None], drawn_items]
     unusable = np.isnan(drawn).any(axis=1) | np.isnan(own) if scores.dtype.kind == "f" else None
     if unusable is not None and unusable.any():
         at = int(np.argmax(unusable))
-        item = held[at] if np.isnan(own[at]) else items[at][np.isnan(drawn[at])][0]
+        item = held[at] if np.isnan(own[at]) else drawn_items[at][np.isnan(drawn[at])][0]
         raise ValueError(
             f"{owner}: y_score of user (row) {plain(users[at])} is NaN for item {plain(item)}; "
             "give every item a score (e.g. -inf for items never recommended)."
@@ -151,7 +179,16 @@ def _rank(owner, scores, users, held, items, ties, rng):
     tied = (drawn == own[:, None]).sum(axis=1)
     if ties == "pessimistic":
         return above + tied + 1
-    return above + rng.integers(0, tied + 1) + 1
+    if sampling == "without_replacement":  # distinct tied draws: a uniform place among them
+        return above + rng.integers(0, tied + 1) + 1
+    # With replacement an item drawn twice lies on one side both times: draw the number q of
+    # the row's T tied items above the held-out one in a random order of the tie block, then
+    # each tied draw lies above with probability q / T.
+    needed = np.flatnonzero(tied)
+    block = _tie_blocks(scores, users, own, blocked, needed)
+    tied_above = np.zeros_like(above)
+    tied_above[needed] = rng.binomial(tied[needed], rng.integers(0, block + 1) / block)
+    return above + tied_above + 1
 
 
 @document_parameters()
@@ -170,32 +207,42 @@ def sample_ranks(
     For each user ``u`` (a row of ``y_score``), ``n_samples`` negatives are
     drawn uniformly among the items other than the held-out item
     ``held_out[u]`` and the user's excluded items, and the held-out item is
-    ranked among itself and them by score:
+    ranked among itself and them by score. With ``ties="random"``:
 
     .. math::
 
-        \tilde r_u = 1 + \#\{s : y_{u s} > y_{u h}\} + U_u, \qquad
-        U_u \sim \mathrm{Uniform}\{0, \dots, \#\{s : y_{u s} = y_{u h}\}\}
+        \tilde r_u = 1 + \#\{s : y_{u s} > y_{u h}\} + B_u, \qquad
+        B_u \mid Q_u \sim \mathrm{Binomial}\bigl(t_u, Q_u / T_u\bigr), \quad
+        Q_u \sim \mathrm{Uniform}\{0, \dots, T_u\}
 
-    (``ties="random"``). These are the sampled ranks that
-    :func:`correct_sampled_metric` takes, drawn as its ``sampling`` model
-    says (with the same ``sampling``).
+    with replacement, ``t_u`` the draws tied with the held-out item ``h`` and
+    ``T_u`` the user's allowed items (``h`` aside) tied with it in the whole
+    row; without replacement ``B_u`` is uniform on ``0 .. t_u``. These are the
+    sampled ranks that :func:`correct_sampled_metric` takes, drawn as its
+    ``sampling`` model says (with the same ``sampling``).
 
     Ties: counting only the negatives scored strictly higher
     (``"optimistic"``) ranks a held-out item first among equal scores, which
     flatters a model that gives many items one score (a constant model would
     score a perfect hit rate); ``"pessimistic"`` ranks it last. The default
-    ``"random"`` places it uniformly at random among the negatives it ties
-    with: as a uniformly random order of the whole catalogue's ties
-    restricted to the sample, it keeps the sampling model exact for the full
-    rank under a random order of ties, so that the corrected estimate is of
-    the metric averaged over the orderings of ties (the package's
-    ``ties="average"``). The two others give the bounds.
+    ``"random"`` ranks it under a uniformly random order of its tie block
+    (the allowed items with its score): ``Q_u`` of the ``T_u`` tied items
+    lie above it, and a tied negative counts above it where it is one of
+    them. With replacement a tied item drawn twice lies on the same side
+    both times, hence the binomial given ``Q_u``, not an independent place
+    per draw; without replacement the tied draws are distinct, and the
+    held-out item's place among them is uniform. Either way the sampled rank
+    follows the sampling model exactly for the full rank under a random
+    order of ties, so that the corrected estimate is of the metric averaged
+    over the orderings of ties (the package's ``ties="average"``). The two
+    others give the bounds.
 
     No ``(n_users, n_items)`` array is made beyond ``y_score`` itself: the
     users are drawn in blocks, each drawing ``(block, n_samples)`` item
     indices among its allowed items (held-out and excluded items skipped by
     a binary search over the sorted exclusions) and gathering their scores.
+    ``ties="random"`` with replacement also counts ``T_u`` over the whole row
+    of each user with a tied draw, a few rows at a time.
 
     Parameters
     ----------
@@ -211,8 +258,9 @@ def sample_ranks(
         items not excluded: pass that count as ``correct_sampled_metric``'s
         ``n_items`` (its mean where users differ a little).
     ties : {"random", "optimistic", "pessimistic"}, default="random"
-        Where the held-out item goes among the negatives with its score: a
-        uniformly random place, first (the upper bound) or last (the lower
+        Where the held-out item goes among the negatives with its score: its
+        place in a uniformly random order of its tie block (exact, with or
+        without replacement), first (the upper bound) or last (the lower
         bound).
     random_state : int, numpy.random.Generator, RandomState or None, default=None
         The draws' randomness; an int makes them reproducible. No global
@@ -255,6 +303,8 @@ def sample_ranks(
     ranks = np.empty(n_users, dtype=np.int64)
     for start in range(0, n_users, _BLOCK_USERS):
         users = np.arange(start, min(start + _BLOCK_USERS, n_users))
-        items = _draw_items(rng, forbidden, users, n_items, n_samples, sampling)
-        ranks[users] = _rank(owner, scores, users, held[users], items, ties, rng)
+        blocked, pool = _pools(forbidden, users, n_items)
+        items = _draw_items(rng, blocked, pool, n_items, n_samples, sampling)
+        rules = (ties, sampling, blocked)
+        ranks[users] = _rank(owner, scores, users, held[users], items, rules, rng)
     return ranks

@@ -1,6 +1,7 @@
 """sample_ranks against a brute-force loop over users: draws, exclusions, ties, reproducibility."""
 
 import itertools
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -36,22 +37,36 @@ def allowed(user):
     return [i for i in range(SCORES.shape[1]) if i != HELD_OUT[user] and i not in EXCLUDED.get(user, [])]
 
 
-def brute_force_distribution(user, n_samples, sampling, ties):
-    """Exact P(sampled rank) of one user: every sample of its allowed items, every tie placement."""
-    items = allowed(user)
+def brute_force_distribution(user, n_samples, sampling, ties, scores=SCORES, held_out=HELD_OUT):
+    """Exact P(sampled rank) of one user: every sample of its allowed items, every tie order.
+
+    ``"random"`` ranks the held-out item under a uniformly random order of its
+    tie block, the allowed items scoring as it does: ``q`` of its ``T`` tied
+    items above it, ``q`` uniform on ``0..T``, each set of ``q`` as likely;
+    a tied item drawn twice is above it both times or neither.
+    """
+    items = allowed(user) if scores is SCORES else [i for i in range(scores.shape[1]) if i != held_out[user]]
     samples = (
         list(itertools.product(items, repeat=n_samples)) if sampling == "with_replacement"
         else list(itertools.combinations(items, n_samples))
     )  # fmt: skip
-    own = SCORES[user, HELD_OUT[user]]
+    own = scores[user, held_out[user]]
+    block = [i for i in items if scores[user, i] == own]
+    orders = {  # (the tied items above, its probability)
+        "optimistic": [((), Fraction(1))],
+        "pessimistic": [(tuple(block), Fraction(1))],
+        "random": [
+            (above, Fraction(1, (len(block) + 1) * math.comb(len(block), q)))
+            for q in range(len(block) + 1)
+            for above in itertools.combinations(block, q)
+        ],
+    }[ties]
     distribution = {}
     for sample in samples:
-        above = sum(SCORES[user, i] > own for i in sample)
-        tied = sum(SCORES[user, i] == own for i in sample)
-        places = {"optimistic": [0], "pessimistic": [tied], "random": range(tied + 1)}[ties]
-        for place in places:
-            rank = 1 + above + place
-            distribution[rank] = distribution.get(rank, 0) + Fraction(1, len(samples) * len(places))
+        above = sum(scores[user, i] > own for i in sample)
+        for tied_above, weight in orders:
+            rank = 1 + above + sum(i in tied_above for i in sample)
+            distribution[rank] = distribution.get(rank, 0) + weight / len(samples)
     return distribution
 
 
@@ -90,6 +105,44 @@ def test_the_ranks_follow_the_brute_force_distribution(sampling, ties):
 
 
 @pytest.mark.parametrize("sampling", SAMPLINGS)
+@pytest.mark.parametrize(
+    ("scores", "n_samples"),
+    [
+        ([0.5, 0.5, 0.9], 2),  # one tied item, one above: a tied item drawn twice
+        ([0.5, 0.5, 0.5, 0.9, 0.1], 3),
+        ([2, 2, 2, 2], 3),  # integer scores, the whole row one tie block
+    ],
+)  # fmt: skip
+def test_random_ties_follow_a_random_order_of_the_tie_block(sampling, scores, n_samples):
+    """The rank's frequencies over many users against the exact pmf over tie orders (5 sigma).
+
+    With replacement, placing each tied draw independently (a uniform place
+    among the tied draws) gives, for the first row, P(rank = 1, 2, 3) =
+    (1/12, 1/3, 7/12) instead of (1/8, 1/4, 5/8).
+    """
+    repeats = 40_000
+    row = np.asarray([scores])
+    ranks = srm.sample_ranks(
+        np.repeat(row, repeats, axis=0), np.zeros(repeats, dtype=np.int64), n_samples=n_samples,
+        sampling=sampling, random_state=np.random.default_rng(7),
+    )  # fmt: skip
+    exact = brute_force_distribution(0, n_samples, sampling, "random", row, [0])
+    assert sum(exact.values()) == 1
+    found = np.bincount(ranks, minlength=n_samples + 2)[1:] / repeats
+    for rank in range(1, n_samples + 2):
+        p = float(exact.get(rank, 0))
+        assert abs(found[rank - 1] - p) <= 5 * np.sqrt(p * (1 - p) / repeats) + 1e-12, rank
+
+
+def test_the_brute_force_tie_model_of_the_three_item_example():
+    row = np.array([[0.5, 0.5, 0.9]])
+    exact = brute_force_distribution(0, 2, "with_replacement", "random", row, [0])
+    assert exact == {1: Fraction(1, 8), 2: Fraction(1, 4), 3: Fraction(5, 8)}
+    exact = brute_force_distribution(0, 2, "without_replacement", "random", row, [0])
+    assert exact == {2: Fraction(1, 2), 3: Fraction(1, 2)}
+
+
+@pytest.mark.parametrize("sampling", SAMPLINGS)
 def test_draws_cover_exactly_the_allowed_items(sampling):
     forbidden = _sample_ranks._forbidden("f", exclude_as("csr"), HELD_OUT, SCORES.shape)
     rng = np.random.default_rng(0)
@@ -97,7 +150,8 @@ def test_draws_cover_exactly_the_allowed_items(sampling):
     n_samples = 4 if sampling == "without_replacement" else 7
     seen = [set() for _ in users]
     for _ in range(200):
-        items = _sample_ranks._draw_items(rng, forbidden, users, SCORES.shape[1], n_samples, sampling)
+        blocked, pool = _sample_ranks._pools(forbidden, users, SCORES.shape[1])
+        items = _sample_ranks._draw_items(rng, blocked, pool, SCORES.shape[1], n_samples, sampling)
         for user in users:
             seen[user].update(items[user].tolist())
             if sampling == "without_replacement":
@@ -187,3 +241,15 @@ def test_every_allowed_item_is_found_by_its_index(data, n_users, n_items):
     for user, items in enumerate(lists):
         if items:
             assert found[user].tolist() == [items[min(t, len(items) - 1)] for t in range(width)]
+
+
+def test_tie_blocks_counted_a_few_rows_at_a_time_give_the_same_ranks(monkeypatch):
+    """T over whole rows, counted row by row, equals the one-pass count (same draws)."""
+    rng = np.random.default_rng(2)
+    scores = rng.integers(0, 4, (300, 40))
+    held = rng.integers(0, 40, 300)
+    mask = rng.random((300, 40)) < 0.2
+    mask[np.arange(300), held] = False
+    first = srm.sample_ranks(scores, held, n_samples=10, exclude=mask, random_state=1)
+    monkeypatch.setattr(_sample_ranks, "_TIE_CELLS", 40)
+    assert np.array_equal(first, srm.sample_ranks(scores, held, n_samples=10, exclude=mask, random_state=1))

@@ -88,11 +88,14 @@ def _objective(dense, f, weights, gamma):
 def test_weights_solve_the_dense_problem(tiny, metric, gamma):
     n_items, n_samples, sampling, dense = tiny
     f = np.array([definition(metric, r) for r in range(1, n_items + 1)])
-    method = "mes" if gamma == 0 else "bv"
+    chosen = dict(method="least_squares") if gamma == 0 else dict(method="bv", gamma=gamma)
     weights = srm.sampled_metric_weights(
-        n_items=n_items, n_samples=n_samples, metric=metric, method=method, gamma=gamma,
-        sampling=sampling,
-    )  # fmt: skip
+        n_items=n_items, n_samples=n_samples, metric=metric, sampling=sampling, **chosen
+    )
+    if gamma == 0:  # least squares is bv with gamma = 0
+        np.testing.assert_allclose(weights, srm.sampled_metric_weights(
+            n_items=n_items, n_samples=n_samples, metric=metric, sampling=sampling, gamma=0.0
+        ), rtol=0, atol=1e-12)  # fmt: skip
     if gamma == 0:
         expected = np.linalg.lstsq(dense, f, rcond=None)[0]
     else:
@@ -207,7 +210,7 @@ def test_naive_is_the_metric_of_the_sampled_rank(metric):
     assert mean == pytest.approx(np.mean(per_user), rel=1e-15)
 
 
-@pytest.mark.parametrize("method", ["bv", "cls", "mes", "rank_estimate", "naive"])
+@pytest.mark.parametrize("method", ["bv", "cls", "least_squares", "rank_estimate", "naive"])
 def test_per_user_estimates_are_the_weights_of_their_ranks(method):
     ranks = np.array([3, 1, 7, 7, 2])
     weights = srm.sampled_metric_weights(n_items=40, n_samples=6, metric="ndcg@5", method=method)
@@ -223,9 +226,9 @@ def test_spellings_of_the_metric_names(spelling):
     assert k == 10 and kind in {"ndcg", "recall", "ap"}
 
 
-def test_mes_with_many_samples_warns_and_counts_the_directions_left_out():
-    with pytest.warns(RuntimeWarning, match=r"mes system .* singular to working precision: \d+ of its 101"):
-        srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="mes")
+def test_least_squares_with_many_samples_warns_and_counts_the_directions_left_out():
+    with pytest.warns(RuntimeWarning, match=r"least_squares system .* singular to working precision: \d+ of its 101"):
+        srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="least_squares")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         srm.sampled_metric_weights(n_items=100_000, n_samples=100, method="bv")
@@ -278,9 +281,9 @@ def _simulated_rmse(n_items, n_samples, full_ranks, repetitions, seed):
     rng = np.random.default_rng(seed)
     exact = np.mean(full_ranks <= 10)
     p = (full_ranks - 1) / (n_items - 1)
-    errors = {"naive": [], "rank_estimate": [], "mes": [], "cls": [], "bv": []}
+    errors = {"naive": [], "rank_estimate": [], "least_squares": [], "cls": [], "bv": []}
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # MES's left-out directions
+        warnings.simplefilter("ignore", RuntimeWarning)  # least squares' left-out directions
         for _ in range(repetitions):
             ranks = rng.binomial(n_samples, p) + 1
             for method, found in errors.items():
@@ -293,13 +296,13 @@ def _simulated_rmse(n_items, n_samples, full_ranks, repetitions, seed):
 
 @pytest.mark.parametrize(
     ("n_items", "n_samples", "better"),
-    [(100, 10, {"bv": 5, "cls": 5, "mes": 2, "rank_estimate": 2}), (1000, 100, {"bv": 5, "cls": 5})],
+    [(100, 10, {"bv": 5, "cls": 5, "least_squares": 2, "rank_estimate": 2}), (1000, 100, {"bv": 5, "cls": 5})],
 )
 def test_the_correction_is_closer_to_the_exact_metric_than_naive(n_items, n_samples, better):
     """Full ranks known (a heavy-tailed model): each correction's RMSE a fifth or half of naive's.
 
-    MES only with few samples: with many, its weights swing so widely (the
-    paper's high variance) that its RMSE exceeds naive's.
+    The unconstrained least squares only with few samples: with many, its
+    weights swing so widely (a high variance) that its RMSE exceeds naive's.
     """
     rng = np.random.default_rng(7)
     full_ranks = np.minimum(np.ceil(rng.pareto(0.7, 3000) * 5), n_items).astype(np.int64)
@@ -310,11 +313,11 @@ def test_the_correction_is_closer_to_the_exact_metric_than_naive(n_items, n_samp
 
 
 def test_the_correction_is_unbiased_where_the_metric_is_in_reach():
-    """Every other item drawn: MES is exactly unbiased, E[w[r~] | r] = f(r) for every full rank."""
+    """Every other item drawn: the least squares is exactly unbiased, E[w[r~] | r] = f(r) for every full rank."""
     n_items, n_samples = 8, 7
     dense = _sampled.sampled_rank_pmf(np.arange(1, n_items + 1), n_items, n_samples, "without_replacement")
     weights = srm.sampled_metric_weights(
-        n_items=n_items, n_samples=n_samples, metric="ap@4", method="mes", sampling="without_replacement"
+        n_items=n_items, n_samples=n_samples, metric="ap@4", method="least_squares", sampling="without_replacement"
     )
     f = [definition("ap@4", r) for r in range(1, n_items + 1)]
     np.testing.assert_allclose(dense @ weights, f, atol=1e-12)
@@ -345,7 +348,12 @@ def test_bad_ranks_name_the_user_and_the_value(ranks, message):
         (dict(metric="recall@0"), ValueError, "metric='recall@0' is not valid"),
         (dict(metric=10), TypeError, "metric=10 is not valid"),
         (dict(method="mse"), ValueError, "method='mse' is not valid; method must be one of 'bv'"),
-        (dict(gamma=1.5), ValueError, "gamma=1.5 is not valid; gamma must be a number from 0 to 1"),
+        (dict(gamma=1.5), ValueError, "gamma=1.5 is not valid; gamma must be None or a number from 0 to 1"),
+        (dict(gamma="0.1"), TypeError, "gamma='0.1' is not valid"),
+        (dict(gamma=0.1, method="cls"), ValueError,
+         "gamma=0.1 is only used by method='bv', got method='cls'; leave gamma out"),
+        (dict(gamma=0, method="least_squares"), ValueError, "gamma=0 is only used by method='bv'"),
+        (dict(gamma=np.float64(0.5), method="naive"), ValueError, "gamma=0.5 is only used by method='bv', got method='naive'"),
         (dict(sampling="poisson"), ValueError, "sampling='poisson' is not valid"),
         (dict(average="median"), ValueError, "average='median' is not valid"),
     ],
@@ -354,6 +362,24 @@ def test_bad_parameters_raise_naming_the_argument(kwargs, error, message):
     arguments = {**dict(n_items=100, n_samples=5), **kwargs}
     with pytest.raises(error, match=message.replace("(", "\\(").replace("+", "\\+")):
         srm.correct_sampled_metric([1, 2], **arguments)
+
+
+@pytest.mark.parametrize("method", ["cls", "least_squares", "rank_estimate", "naive"])
+def test_gamma_with_another_method_than_bv_is_an_error_in_both_functions(method):
+    with pytest.raises(ValueError, match=f"gamma=0.3 is only used by method='bv', got method='{method}'"):
+        srm.sampled_metric_weights(n_items=50, n_samples=5, method=method, gamma=0.3)
+    srm.sampled_metric_weights(n_items=50, n_samples=5, method=method)  # gamma=None: fine
+
+
+def test_gamma_none_is_bv_with_gamma_one_tenth():
+    ranks = [1, 2, 5, 6]
+    default = srm.correct_sampled_metric(ranks, n_items=50, n_samples=5, average=None)
+    np.testing.assert_array_equal(
+        default, srm.correct_sampled_metric(ranks, n_items=50, n_samples=5, gamma=0.1, average=None)
+    )
+    assert not np.array_equal(
+        default, srm.correct_sampled_metric(ranks, n_items=50, n_samples=5, gamma=0.5, average=None)
+    )
 
 
 def test_ranks_must_be_one_dimensional_whole_numbers():
