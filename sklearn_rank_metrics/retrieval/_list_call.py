@@ -18,6 +18,7 @@ from ._list_inputs import (
 )
 from ._list_measures import check_needs, list_measure_results
 
+
 def _readers(keyword):
     """The list measures that read the input ``keyword`` (item_categories stands for vectors)."""
     needed = "item_vectors" if keyword == "item_categories" else keyword
@@ -49,7 +50,7 @@ def _warn_unread(measures, given, owner):
         if given.get(keyword) is not None and not measures & set(readers)
     ]
     unread += [
-        (option, readers, f"set to {given[option]!r}")
+        (option, readers, f"set to {given[option]!r}" if np.ndim(given[option]) == 0 else "given")
         for option, (readers, default) in LIST_OPTIONS.items()
         if _changed(given[option], default) and not measures & set(readers)
     ]
