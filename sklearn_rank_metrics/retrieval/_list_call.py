@@ -57,7 +57,8 @@ def _warn_unread(measures, given, owner):
     for keyword, readers, how in unread:
         warn_caller(
             f"{owner}: {keyword} is {how}, but no requested measure reads it "
-            f"({', '.join(f'{name}@k' for name in readers)} do); it was not used.",
+            f"({', '.join(f'{name}@k' for name in readers)} "
+            f"{'does' if len(readers) == 1 else 'do'}); it was not used.",
             UserWarning,
         )
 
