@@ -63,7 +63,7 @@ def sampled_metric_weights(
     ``"naive"`` ``w_j = f(j)``.
 
     The cost grows linearly with ``n_items``: about 1 s per million items
-    at 100 samples with replacement (2.5 s without) on a 2-core machine;
+    at 100 samples with replacement (2 to 2.5 s without) on a 2-core machine;
     the sums are cached for the last few ``(n_items, n_samples, sampling)``.
 
     Parameters
